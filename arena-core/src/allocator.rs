@@ -1,0 +1,309 @@
+//! [`BumpAllocator`]: one trait over the bump arenas that deserialization can fill.
+//!
+//! Deserialization needs very little from an arena: raw memory for a [`Layout`], with failure
+//! reported as a value, and honest statistics. Everything else (strings, slices, single values)
+//! is built on top in [`BumpAllocatorExt`], the same for every backend.
+
+use core::alloc::Layout;
+use core::fmt;
+use core::ptr::NonNull;
+
+#[cfg(feature = "bump-scope")]
+mod bump_scope;
+#[cfg(feature = "bumpalo")]
+mod bumpalo;
+
+/// An allocation the arena could not satisfy: the arena is out of memory, over its limit, or the
+/// requested size does not fit in a [`Layout`].
+///
+/// Deserialization turns it into the format's error with [`serde::de::Error::custom`], so a
+/// caller sees a message naming the arena, never an abort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The size that was requested, or `None` when computing it overflowed.
+    size: Option<usize>,
+    align: usize,
+}
+
+impl AllocError {
+    /// An error for a failed request of `layout`.
+    #[must_use]
+    pub const fn new(layout: Layout) -> Self {
+        Self {
+            size: Some(layout.size()),
+            align: layout.align(),
+        }
+    }
+
+    /// An error for a request whose size overflowed before it reached the arena
+    /// (for example `len * size_of::<T>()` larger than `isize::MAX`).
+    #[must_use]
+    pub const fn size_overflow(align: usize) -> Self {
+        Self { size: None, align }
+    }
+
+    /// The requested size in bytes, or `None` when it overflowed.
+    #[must_use]
+    pub const fn size(&self) -> Option<usize> {
+        self.size
+    }
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.size {
+            Some(size) => write!(
+                f,
+                "the arena ran out of memory: allocating {size} bytes (align {}) failed",
+                self.align
+            ),
+            None => write!(
+                f,
+                "the arena ran out of memory: the requested size overflows (align {})",
+                self.align
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// How much memory an arena holds and how much of it is handed out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ArenaStats {
+    /// Bytes reserved in chunks (what the arena took from its source of memory), excluding the
+    /// backend's own chunk headers or footers.
+    pub reserved_bytes: usize,
+    /// Bytes handed out to allocations, alignment padding included: what the arena would have to
+    /// keep if it could not reuse anything.
+    pub used_bytes: usize,
+    /// Number of chunks the arena holds.
+    pub chunks: usize,
+}
+
+impl fmt::Display for ArenaStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} bytes used of {} reserved in {} chunk(s)",
+            self.used_bytes, self.reserved_bytes, self.chunks
+        )
+    }
+}
+
+/// A bump arena that deserialization can allocate from.
+///
+/// Implemented for [`bumpalo::Bump`] (feature `bumpalo`), [`bump_scope::Bump`] (feature
+/// `bump-scope`) and this crate's [`SlabArena`](crate::SlabArena). Memory handed out lives as
+/// long as the shared borrow of the arena; values placed in it are never dropped, as in every
+/// bump arena.
+///
+/// The trait is dyn-compatible: `&dyn BumpAllocator` is an arena too. The typed helpers live in
+/// [`BumpAllocatorExt`], implemented for every `BumpAllocator`.
+///
+/// # Safety
+///
+/// Callers (this crate's impls among them) write through the returned pointers and hand out
+/// `&'a` references into them for as long as the arena is borrowed for `'a`. An implementor
+/// must guarantee that a successful [`try_alloc_layout`](Self::try_alloc_layout):
+/// - returns a pointer aligned to `layout.align()`, valid for reads and writes of
+///   `layout.size()` bytes;
+/// - never overlaps any other allocation still live, and stays valid, unmoved and unchanged by
+///   the arena until the arena is mutably borrowed (reset) or dropped;
+/// - for `layout.size() == 0` may return any non-null pointer aligned to `layout.align()`.
+pub unsafe trait BumpAllocator {
+    /// Allocates memory for `layout`, or reports that the arena could not.
+    ///
+    /// The memory is uninitialised.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError`] when the arena is out of memory or over its limit.
+    fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError>;
+
+    /// Current memory statistics of the arena.
+    fn stats(&self) -> ArenaStats;
+
+    /// Copies `bytes` into the arena.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError`] when the arena is out of memory or over its limit.
+    #[inline]
+    fn try_alloc_bytes(&self, bytes: &[u8]) -> Result<&[u8], AllocError> {
+        if bytes.is_empty() {
+            return Ok(&[]);
+        }
+        let layout = Layout::for_value(bytes);
+        let ptr = self.try_alloc_layout(layout)?;
+        // SAFETY: the trait contract makes `ptr` valid for `bytes.len()` writes, and a fresh
+        // allocation cannot overlap `bytes`, which the caller borrows.
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.as_ptr(), bytes.len());
+            Ok(core::slice::from_raw_parts(ptr.as_ptr(), bytes.len()))
+        }
+    }
+
+    /// Copies `s` into the arena.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError`] when the arena is out of memory or over its limit.
+    #[inline]
+    fn try_alloc_str(&self, s: &str) -> Result<&str, AllocError> {
+        let bytes = self.try_alloc_bytes(s.as_bytes())?;
+        // SAFETY: `bytes` is a byte-for-byte copy of a `str`, so it is valid UTF-8.
+        Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
+    }
+}
+
+// SAFETY: forwards every call to `A`, which upholds the contract.
+unsafe impl<A: BumpAllocator + ?Sized> BumpAllocator for &A {
+    #[inline]
+    fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        (**self).try_alloc_layout(layout)
+    }
+
+    fn stats(&self) -> ArenaStats {
+        (**self).stats()
+    }
+}
+
+/// Typed allocation helpers, implemented for every [`BumpAllocator`] (trait objects included).
+///
+/// Each `try_` method has a panicking twin without the prefix, as in bumpalo.
+pub trait BumpAllocatorExt: BumpAllocator {
+    /// Moves `value` into the arena.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError`] when the arena is out of memory or over its limit.
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+    )]
+    #[inline]
+    fn try_alloc<T>(&self, value: T) -> Result<&mut T, AllocError> {
+        let ptr = self.try_alloc_layout(Layout::new::<T>())?.cast::<T>();
+        // SAFETY: the trait contract makes `ptr` aligned and valid for a `T`, unaliased for the
+        // borrow of `self`.
+        unsafe {
+            ptr.as_ptr().write(value);
+            Ok(&mut *ptr.as_ptr())
+        }
+    }
+
+    /// Moves `value` into the arena.
+    ///
+    /// # Panics
+    ///
+    /// When the arena is out of memory or over its limit.
+    #[inline]
+    fn alloc<T>(&self, value: T) -> &mut T {
+        self.try_alloc(value).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Copies `slice` into the arena.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError`] when the arena is out of memory or over its limit.
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+    )]
+    #[inline]
+    fn try_alloc_slice_copy<T: Copy>(&self, slice: &[T]) -> Result<&mut [T], AllocError> {
+        let dst = self.try_alloc_uninit_slice::<T>(slice.len())?;
+        // SAFETY: `dst` is a fresh allocation of exactly `slice.len()` elements, so it is valid
+        // for the copy and cannot overlap `slice`; `T: Copy` makes the bitwise copy a value copy.
+        unsafe {
+            core::ptr::copy_nonoverlapping(
+                slice.as_ptr(),
+                dst.as_mut_ptr().cast::<T>(),
+                slice.len(),
+            );
+            Ok(&mut *(core::ptr::from_mut(dst) as *mut [T]))
+        }
+    }
+
+    /// Copies `slice` into the arena.
+    ///
+    /// # Panics
+    ///
+    /// When the arena is out of memory or over its limit.
+    #[inline]
+    fn alloc_slice_copy<T: Copy>(&self, slice: &[T]) -> &mut [T] {
+        self.try_alloc_slice_copy(slice)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Copies `s` into the arena.
+    ///
+    /// # Panics
+    ///
+    /// When the arena is out of memory or over its limit.
+    #[inline]
+    fn alloc_str(&self, s: &str) -> &str {
+        self.try_alloc_str(s).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Copies `bytes` into the arena.
+    ///
+    /// # Panics
+    ///
+    /// When the arena is out of memory or over its limit.
+    #[inline]
+    fn alloc_bytes(&self, bytes: &[u8]) -> &[u8] {
+        self.try_alloc_bytes(bytes)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Allocates room for `len` values of `T`, uninitialised.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError`] when `len * size_of::<T>()` overflows or the arena is out of memory.
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+    )]
+    #[inline]
+    fn try_alloc_uninit_slice<T>(
+        &self,
+        len: usize,
+    ) -> Result<&mut [core::mem::MaybeUninit<T>], AllocError> {
+        let layout = Layout::array::<T>(len)
+            .map_err(|_| AllocError::size_overflow(core::mem::align_of::<T>()))?;
+        let ptr = if layout.size() == 0 {
+            NonNull::<T>::dangling()
+        } else {
+            self.try_alloc_layout(layout)?.cast::<T>()
+        };
+        // SAFETY: `ptr` is aligned and valid for `len` elements (the trait contract, or a
+        // dangling pointer for a zero-sized layout), unaliased for the borrow of `self`;
+        // `MaybeUninit` needs no initialisation.
+        Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr().cast(), len) })
+    }
+}
+
+impl<A: BumpAllocator + ?Sized> BumpAllocatorExt for A {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alloc_error_messages_name_the_arena() {
+        let e = AllocError::new(Layout::from_size_align(64, 8).unwrap());
+        assert_eq!(
+            e.to_string(),
+            "the arena ran out of memory: allocating 64 bytes (align 8) failed"
+        );
+        assert!(
+            AllocError::size_overflow(4)
+                .to_string()
+                .contains("overflows")
+        );
+    }
+}

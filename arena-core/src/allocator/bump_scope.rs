@@ -1,0 +1,44 @@
+//! [`BumpAllocator`] for [`bump_scope::Bump`].
+
+use core::alloc::Layout;
+use core::ptr::NonNull;
+
+use bump_scope::alloc::Allocator as _;
+use bump_scope::settings::BumpAllocatorSettings;
+use bump_scope::{BaseAllocator, Bump};
+
+use super::{AllocError, ArenaStats, BumpAllocator};
+
+// SAFETY: `bump_scope::Bump`'s `Allocator::allocate` returns a block aligned and at least
+// `layout.size()` long, disjoint from every other live block. We never call `deallocate`,
+// `grow` or `shrink` on the blocks, so they stay where they are until `reset` (which takes
+// `&mut self`) or drop.
+unsafe impl<A, S> BumpAllocator for Bump<A, S>
+where
+    A: BaseAllocator<S::GuaranteedAllocated>,
+    S: BumpAllocatorSettings,
+{
+    #[inline]
+    fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        self.allocate(layout)
+            .map(NonNull::cast)
+            .map_err(|_| AllocError::new(layout))
+    }
+
+    fn stats(&self) -> ArenaStats {
+        let stats = Bump::stats(self);
+        // bump-scope's own `allocated()` counts every chunk before the current one as full;
+        // sum what each of them really handed out instead. Chunks after the current one are
+        // spare chunks kept from before a reset: reserved, but not in use.
+        let used_bytes = stats.current_chunk().map_or(0, |current| {
+            current.iter_prev().fold(current.allocated(), |sum, chunk| {
+                sum.saturating_add(chunk.allocated())
+            })
+        });
+        ArenaStats {
+            reserved_bytes: stats.capacity(),
+            used_bytes,
+            chunks: stats.count(),
+        }
+    }
+}

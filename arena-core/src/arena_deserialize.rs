@@ -1,0 +1,89 @@
+//! [`ArenaDeserialize`]: serde's `Deserialize`, with an arena to build the value in.
+
+use serde::Deserializer;
+
+use crate::allocator::BumpAllocator;
+use crate::impls::seq::SliceVisitor;
+
+/// A type that can be deserialized from any serde format into the arena `A`.
+///
+/// The arena lifetime `'bump` is a parameter of the trait rather than of the method, so a type
+/// can hold `&'bump str`, `&'bump [T]` or a map whose allocator is `&'bump A`. Everything the
+/// value owns lives in the arena; nothing is borrowed from the input, so the input can be
+/// dropped as soon as deserialization returns.
+///
+/// Implement it with `#[derive(ArenaDeserialize)]` (feature `derive`), or by hand as below; drive
+/// it from a serde `Deserializer` with [`ArenaSeed`](crate::ArenaSeed).
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+/// use serde::de::{DeserializeSeed, Deserializer, SeqAccess, Visitor};
+///
+/// /// A name and its aliases, all in the arena.
+/// struct Names<'bump> {
+///     name: &'bump str,
+///     aliases: &'bump [&'bump str],
+/// }
+///
+/// impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Names<'bump> {
+///     fn deserialize_in<'de, D: Deserializer<'de>>(
+///         arena: &'bump A,
+///         deserializer: D,
+///     ) -> Result<Self, D::Error> {
+///         struct V<'bump, A: ?Sized>(&'bump A);
+///         impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for V<'bump, A> {
+///             type Value = Names<'bump>;
+///             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+///                 f.write_str("a name followed by its aliases")
+///             }
+///             fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Names<'bump>, S::Error> {
+///                 use serde::de::Error;
+///                 let name = seq
+///                     .next_element_seed(ArenaSeed::new(self.0))?
+///                     .ok_or_else(|| S::Error::invalid_length(0, &self))?;
+///                 let aliases = seq
+///                     .next_element_seed(ArenaSeed::new(self.0))?
+///                     .ok_or_else(|| S::Error::invalid_length(1, &self))?;
+///                 Ok(Names { name, aliases })
+///             }
+///         }
+///         deserializer.deserialize_tuple(2, V(arena))
+///     }
+/// }
+///
+/// let bump = bumpalo::Bump::new();
+/// let mut de = serde_json::Deserializer::from_str(r#"["Lutetia", ["Paris", "Paname"]]"#);
+/// let names: Names = ArenaSeed::new(&bump).deserialize(&mut de)?;
+/// assert_eq!(names.name, "Lutetia");
+/// assert_eq!(names.aliases, ["Paris", "Paname"]);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
+    /// Deserializes a value from `deserializer`, allocating what it owns in `arena`.
+    ///
+    /// # Errors
+    ///
+    /// The format's error when the input does not match `Self`, or when the arena runs out of
+    /// memory (a custom error whose message says so).
+    fn deserialize_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error>;
+
+    /// Deserializes a sequence of `Self` into one arena slice of exactly its length.
+    ///
+    /// Not public API: the hook through which `&'bump [u8]` reads serde bytes and
+    /// `&'bump [(K, V)]` reads a map, in the absence of specialization.
+    #[doc(hidden)]
+    fn __deserialize_slice<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<&'bump mut [Self], D::Error>
+    where
+        Self: 'bump,
+    {
+        deserializer.deserialize_seq(SliceVisitor::new(arena))
+    }
+}

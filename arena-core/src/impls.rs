@@ -1,0 +1,28 @@
+//! `ArenaDeserialize` for std types, arena collections and maps.
+//!
+//! Allocation-free types (integers, floats, `bool`, `char`, `()`, `NonZero*`, `Duration`,
+//! `PhantomData`) go through serde's own `Deserialize`, so they read exactly what serde reads.
+//! Global-allocator types (`String`, `Vec`, `Box`, `HashMap`, `Rc`, ...) get no impl: their
+//! memory would never be freed from inside an arena.
+
+mod array;
+#[cfg(feature = "bump-scope")]
+mod bump_scope;
+#[cfg(feature = "bumpalo")]
+mod bumpalo;
+pub(crate) mod bytes;
+#[cfg(feature = "hashbrown")]
+mod hashbrown;
+mod map;
+mod option;
+mod primitives;
+mod reference;
+pub(crate) mod seq;
+pub(crate) mod str;
+mod tuple;
+
+/// Turns an arena allocation failure into the format's error.
+#[cold]
+pub(crate) fn alloc_error<E: serde::de::Error>(error: crate::AllocError) -> E {
+    E::custom(error)
+}

@@ -1,0 +1,48 @@
+//! Byte strings: `&'bump [u8]` and `BStr` read serde bytes, or a sequence of `u8`, so data
+//! written from `Vec<u8>` and from `serde_bytes` both read back.
+
+use core::fmt;
+
+use serde::de::{Error, SeqAccess, Visitor};
+
+use super::alloc_error;
+use super::seq::collect_seq;
+use crate::{BumpAllocator, BumpAllocatorExt};
+
+/// Visits bytes (and, with `accept_str`, strings) into an arena byte slice.
+pub(crate) struct BytesVisitor<'bump, A: ?Sized> {
+    pub(crate) arena: &'bump A,
+    /// Also accept strings: `BStr` does, `&[u8]` (like serde's `Vec<u8>`) does not.
+    pub(crate) accept_str: bool,
+}
+
+impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump, A> {
+    type Value = &'bump mut [u8];
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.accept_str {
+            f.write_str("a byte string or a string")
+        } else {
+            f.write_str("a byte array")
+        }
+    }
+
+    #[inline]
+    fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Self::Value, E> {
+        self.arena.try_alloc_slice_copy(v).map_err(alloc_error)
+    }
+
+    fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
+        if self.accept_str {
+            self.visit_bytes(v.as_bytes())
+        } else {
+            Err(E::invalid_type(serde::de::Unexpected::Str(v), &self))
+        }
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
+        collect_seq::<u8, A, S>(self.arena, seq)?
+            .finish_in(self.arena)
+            .map_err(alloc_error)
+    }
+}

@@ -1,0 +1,89 @@
+//! Maps as `&'bump [(K, V)]`: entries in input order, duplicates kept.
+//!
+//! A slice of pairs reads a serde map, and also a sequence of 2-tuples, so that both
+//! `HashMap<K, V>` and `Vec<(K, V)>` written by serde read back:
+//! - human-readable formats (JSON and the like, which describe themselves) are asked for
+//!   `deserialize_any`, which hands over a map or a sequence, whichever the input holds;
+//! - binary formats are asked for `deserialize_map`: postcard and bincode write a map exactly as
+//!   a sequence of pairs, and MessagePack and CBOR describe themselves.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::Deserializer;
+use serde::de::{MapAccess, SeqAccess, Visitor};
+
+use super::alloc_error;
+use super::seq::collect_seq;
+use crate::scratch::ScratchVec;
+use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+
+/// Collects the entries of a map, or the pairs of a sequence, in input order.
+pub(crate) struct PairsVisitor<'bump, K, V, A: ?Sized> {
+    pub(crate) arena: &'bump A,
+    pub(crate) marker: PhantomData<fn() -> (K, V)>,
+}
+
+impl<'de, 'bump, K, V, A> Visitor<'de> for PairsVisitor<'bump, K, V, A>
+where
+    K: ArenaDeserialize<'bump, A>,
+    V: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    type Value = ScratchVec<(K, V)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut entries = ScratchVec::new(map.size_hint()).map_err(alloc_error)?;
+        while let Some(key) = map.next_key_seed(ArenaSeed::<K, A>::new(self.arena))? {
+            let value = map.next_value_seed(ArenaSeed::<V, A>::new(self.arena))?;
+            entries.push((key, value)).map_err(alloc_error)?;
+        }
+        Ok(entries)
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
+        collect_seq(self.arena, seq)
+    }
+}
+
+/// Reads a map (or a sequence of pairs) into a `ScratchVec`; see the module docs.
+pub(crate) fn collect_pairs<'de, 'bump, K, V, A, D>(
+    arena: &'bump A,
+    deserializer: D,
+) -> Result<ScratchVec<(K, V)>, D::Error>
+where
+    K: ArenaDeserialize<'bump, A>,
+    V: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    D: Deserializer<'de>,
+{
+    let visitor = PairsVisitor {
+        arena,
+        marker: PhantomData,
+    };
+    if deserializer.is_human_readable() {
+        deserializer.deserialize_any(visitor)
+    } else {
+        deserializer.deserialize_map(visitor)
+    }
+}
+
+/// `&'bump [(K, V)]`'s hook: a map copied into the arena at its exact size.
+pub(crate) fn deserialize_pairs<'de, 'bump, K, V, A, D>(
+    arena: &'bump A,
+    deserializer: D,
+) -> Result<&'bump mut [(K, V)], D::Error>
+where
+    K: ArenaDeserialize<'bump, A> + 'bump,
+    V: ArenaDeserialize<'bump, A> + 'bump,
+    A: BumpAllocator + ?Sized,
+    D: Deserializer<'de>,
+{
+    collect_pairs(arena, deserializer)?
+        .finish_in(arena)
+        .map_err(alloc_error)
+}

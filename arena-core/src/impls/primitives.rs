@@ -1,0 +1,86 @@
+//! Allocation-free types, read by serde's own `Deserialize`, and `u8`'s byte-string hook.
+
+use core::marker::PhantomData;
+use core::num::Wrapping;
+use core::time::Duration;
+
+use serde::{Deserialize, Deserializer};
+
+use super::bytes::BytesVisitor;
+use crate::{ArenaDeserialize, BumpAllocator};
+
+/// Implements `ArenaDeserialize` by delegating to serde's `Deserialize`.
+macro_rules! through_serde {
+    ($($ty:ty),* $(,)?) => {$(
+        impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for $ty {
+            #[inline]
+            fn deserialize_in<'de, D: Deserializer<'de>>(
+                _arena: &'bump A,
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                <$ty as Deserialize<'de>>::deserialize(deserializer)
+            }
+        }
+    )*};
+}
+
+through_serde! {
+    bool, char, (),
+    i8, i16, i32, i64, i128, isize,
+    u16, u32, u64, u128, usize,
+    f32, f64,
+    core::num::NonZeroI8, core::num::NonZeroI16, core::num::NonZeroI32,
+    core::num::NonZeroI64, core::num::NonZeroI128, core::num::NonZeroIsize,
+    core::num::NonZeroU8, core::num::NonZeroU16, core::num::NonZeroU32,
+    core::num::NonZeroU64, core::num::NonZeroU128, core::num::NonZeroUsize,
+    Duration,
+}
+
+impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for u8 {
+    #[inline]
+    fn deserialize_in<'de, D: Deserializer<'de>>(
+        _arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        u8::deserialize(deserializer)
+    }
+
+    /// `&'bump [u8]` asks for bytes, which every format can hand over in one piece; a sequence
+    /// of `u8` (how serde writes `Vec<u8>`) is accepted too.
+    fn __deserialize_slice<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<&'bump mut [Self], D::Error>
+    where
+        Self: 'bump,
+    {
+        deserializer.deserialize_bytes(BytesVisitor {
+            arena,
+            accept_str: false,
+        })
+    }
+}
+
+impl<'bump, T: ?Sized, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for PhantomData<T> {
+    #[inline]
+    fn deserialize_in<'de, D: Deserializer<'de>>(
+        _arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        PhantomData::<T>::deserialize(deserializer)
+    }
+}
+
+impl<'bump, T, A> ArenaDeserialize<'bump, A> for Wrapping<T>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    #[inline]
+    fn deserialize_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        T::deserialize_in(arena, deserializer).map(Wrapping)
+    }
+}

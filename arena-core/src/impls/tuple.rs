@@ -1,0 +1,86 @@
+//! Tuples of 1 to 16 elements, read as serde reads them. A slice of pairs is a map: see
+//! [`map`](super::map).
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::Deserializer;
+use serde::de::{Error, SeqAccess, Visitor};
+
+use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+
+struct TupleVisitor<'bump, T, A: ?Sized> {
+    arena: &'bump A,
+    marker: PhantomData<fn() -> T>,
+}
+
+macro_rules! tuple_impl {
+    ($len:literal => ($($name:ident $n:tt)+) $($hook:item)?) => {
+        impl<'de, 'bump, A, $($name),+> Visitor<'de> for TupleVisitor<'bump, ($($name,)+), A>
+        where
+            A: BumpAllocator + ?Sized,
+            $($name: ArenaDeserialize<'bump, A>,)+
+        {
+            type Value = ($($name,)+);
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(concat!("a tuple of size ", $len))
+            }
+
+            #[allow(non_snake_case)]
+            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
+                $(
+                    let $name = match seq.next_element_seed(ArenaSeed::<$name, A>::new(self.arena))? {
+                        Some(value) => value,
+                        None => return Err(S::Error::invalid_length($n, &self)),
+                    };
+                )+
+                Ok(($($name,)+))
+            }
+        }
+
+        impl<'bump, A, $($name),+> ArenaDeserialize<'bump, A> for ($($name,)+)
+        where
+            A: BumpAllocator + ?Sized,
+            $($name: ArenaDeserialize<'bump, A>,)+
+        {
+            #[inline]
+            fn deserialize_in<'de, D: Deserializer<'de>>(
+                arena: &'bump A,
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                deserializer.deserialize_tuple($len, TupleVisitor::<Self, A> { arena, marker: PhantomData })
+            }
+
+            $($hook)?
+        }
+    };
+}
+
+tuple_impl!(1 => (T0 0));
+tuple_impl!(2 => (T0 0 T1 1)
+    /// A slice of pairs reads a map (or a sequence of pairs): see [`super::map`].
+    fn __deserialize_slice<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<&'bump mut [Self], D::Error>
+    where
+        Self: 'bump,
+    {
+        super::map::deserialize_pairs(arena, deserializer)
+    }
+);
+tuple_impl!(3 => (T0 0 T1 1 T2 2));
+tuple_impl!(4 => (T0 0 T1 1 T2 2 T3 3));
+tuple_impl!(5 => (T0 0 T1 1 T2 2 T3 3 T4 4));
+tuple_impl!(6 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5));
+tuple_impl!(7 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6));
+tuple_impl!(8 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7));
+tuple_impl!(9 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8));
+tuple_impl!(10 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9));
+tuple_impl!(11 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10));
+tuple_impl!(12 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10 T11 11));
+tuple_impl!(13 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10 T11 11 T12 12));
+tuple_impl!(14 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10 T11 11 T12 12 T13 13));
+tuple_impl!(15 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10 T11 11 T12 12 T13 13 T14 14));
+tuple_impl!(16 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10 T11 11 T12 12 T13 13 T14 14 T15 15));

@@ -1,0 +1,55 @@
+//! Deserialize serde data straight into a bump arena.
+//!
+//! Reading a large document into `String`s and `Vec`s costs a `malloc` for every string and
+//! sequence, and a `free` for each of them when the document is dropped. `arena-core`
+//! deserializes into a bump arena instead: `&'bump str`, `&'bump [T]` and plain structs, laid
+//! out in a few large chunks, built in one pass and freed in one step when the arena goes.
+//!
+//! - [`BumpAllocator`] unifies the arenas: `bumpalo::Bump` (feature `bumpalo`),
+//!   `bump_scope::Bump` (feature `bump-scope`).
+//! - [`ArenaDeserialize`] is serde's `Deserialize` with an arena; [`ArenaSeed`] drives it from
+//!   any serde `Deserializer` (JSON, postcard, bincode, MessagePack, CBOR ...).
+//! - Implemented for primitives, `&'bump str`, `&'bump [T]`, `&'bump T`, arrays, tuples,
+//!   `Option`, [`BStr`], maps as `&'bump [(K, V)]` and `hashbrown` maps in the arena, and the
+//!   arena collections of bumpalo and bump-scope.
+//!
+//! Sequences are collected outside the arena and copied in once at their exact size, so the
+//! arena holds the live data and little else, whatever the format's size hints.
+//!
+//! # Examples
+//!
+//! ```
+//! use arena_core::{ArenaSeed, BStr};
+//! use serde::de::DeserializeSeed;
+//!
+//! let bump = bumpalo::Bump::new();
+//! let json = r#"[["Paris", [2148000, 75]], ["Lyon", [522000, 69]]]"#;
+//! let mut de = serde_json::Deserializer::from_str(json);
+//! let cities: &[(&str, (u32, u8))] = ArenaSeed::new(&bump).deserialize(&mut de)?;
+//! assert_eq!(cities[1], ("Lyon", (522000, 69)));
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+
+mod allocator;
+mod arena_deserialize;
+mod bstr;
+mod impls;
+mod scratch;
+mod seed;
+
+pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt};
+pub use arena_deserialize::ArenaDeserialize;
+pub use bstr::BStr;
+pub use scratch::release_thread_scratch;
+pub use seed::ArenaSeed;
+
+/// `#[derive(ArenaDeserialize)]` (feature `derive`).
+#[cfg(feature = "derive")]
+pub use arena_derive::ArenaDeserialize;
+
+/// Not public API: what the derive's generated code names.
+#[doc(hidden)]
+pub mod __private {
+    pub use core;
+    pub use serde;
+}

@@ -1,0 +1,409 @@
+//! The scratch stack: where a sequence collects its elements before it is copied into the arena
+//! once, at its exact size.
+//!
+//! A bump arena cannot reuse the buffer a growing vector leaves behind, so a sequence built by
+//! doubling inside the arena holds up to twice its data (and formats like JSON give no length).
+//! Instead each sequence pushes its elements on a per-thread byte stack outside the arena; when
+//! the sequence ends, its elements are copied into the arena in one allocation of exactly
+//! `len * size_of::<T>()` bytes and the stack is popped. Nested sequences finish before the
+//! sequence holding them, so one last-in-first-out stack serves every level, and its memory is
+//! reused from one document to the next.
+//!
+//! Values left on the stack by a failed deserialization are leaked, never dropped, like every
+//! value in a bump arena.
+
+use core::alloc::Layout;
+use core::cell::RefCell;
+use core::marker::PhantomData;
+use core::mem::{self, MaybeUninit};
+use core::ptr::{self, NonNull};
+
+use crate::allocator::{AllocError, BumpAllocator};
+
+/// Serde's cautious rule: never reserve more than 1 MiB because an input said so.
+const MAX_PREALLOC_BYTES: usize = 1024 * 1024;
+
+/// Alignment of the stack's memory; element types aligned more strictly use a plain `Vec`.
+const BLOCK: usize = 16;
+
+/// The unit the stack's memory is made of: `BLOCK` bytes aligned to `BLOCK`.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct Block([MaybeUninit<u8>; BLOCK]);
+
+const _: () = assert!(mem::align_of::<Block>() == BLOCK && mem::size_of::<Block>() == BLOCK);
+
+/// One thread's stack of open sequences.
+struct Stack {
+    /// The memory; every block is "initialised" (a `MaybeUninit` needs nothing), so `len` of
+    /// the vector is its usable capacity.
+    blocks: Vec<Block>,
+    /// Bytes in use by open frames; always `<= blocks.len() * BLOCK`.
+    len: usize,
+    /// Token of the innermost open frame, `0` when none is open.
+    top: u64,
+    /// The token the next frame gets; tokens are never reused.
+    next_token: u64,
+}
+
+impl Stack {
+    const fn new() -> Self {
+        Self {
+            blocks: Vec::new(),
+            len: 0,
+            top: 0,
+            next_token: 1,
+        }
+    }
+
+    /// Makes the first `bytes` bytes usable, growing geometrically.
+    fn ensure(&mut self, bytes: usize) -> Result<(), AllocError> {
+        let needed = bytes.div_ceil(BLOCK);
+        if needed <= self.blocks.len() {
+            return Ok(());
+        }
+        let target = needed.max(self.blocks.len().saturating_mul(2));
+        let additional = target - self.blocks.len();
+        self.blocks
+            .try_reserve_exact(additional)
+            .map_err(|_| AllocError::size_overflow(BLOCK))?;
+        // SAFETY: `try_reserve_exact` made room for `target` blocks, and a `Block` is only
+        // `MaybeUninit` bytes, which are valid uninitialised.
+        unsafe { self.blocks.set_len(target) };
+        Ok(())
+    }
+
+    /// Pointer to byte `offset` of the stack's memory.
+    fn at(&mut self, offset: usize) -> *mut u8 {
+        debug_assert!(
+            offset <= self.blocks.len() * BLOCK,
+            "offset {offset} out of the stack"
+        );
+        // SAFETY: `offset` is within the allocation (or one past it), as the callers compute it
+        // from frames inside `len <= blocks.len() * BLOCK`.
+        unsafe { self.blocks.as_mut_ptr().cast::<u8>().add(offset) }
+    }
+}
+
+std::thread_local! {
+    static STACK: RefCell<Stack> = const { RefCell::new(Stack::new()) };
+}
+
+/// Frees this thread's scratch memory, if no sequence is being deserialized on it.
+///
+/// The scratch stack keeps the largest capacity it needed (the biggest sequence's elements, plus
+/// those of the sequences enclosing it), so that the next document reuses warm memory. Call this
+/// after a one-off large document to give that memory back.
+pub fn release_thread_scratch() {
+    let _ = STACK.try_with(|stack| {
+        if let Ok(mut stack) = stack.try_borrow_mut()
+            && stack.top == 0
+        {
+            stack.blocks = Vec::new();
+        }
+    });
+}
+
+/// Number of elements of `T` worth reserving for a container announcing `hint` elements.
+pub(crate) fn cautious<T>(hint: Option<usize>) -> usize {
+    let per = mem::size_of::<T>().max(1);
+    hint.unwrap_or(0).min(MAX_PREALLOC_BYTES / per)
+}
+
+/// A growable sequence of `T` on the scratch stack.
+///
+/// Open frames must close in the reverse order they opened; that holds by construction because a
+/// `ScratchVec` lives in one visitor call and nested sequences are deserialized inside it.
+pub(crate) struct ScratchVec<T> {
+    frame: Frame<T>,
+    /// A `ScratchVec` belongs to the thread whose stack it uses.
+    _not_send: PhantomData<*const ()>,
+}
+
+enum Frame<T> {
+    Stack {
+        /// Byte offset of element 0; a multiple of `align_of::<T>()`.
+        start: usize,
+        /// Stack length before this frame opened; restored when it closes.
+        prev_len: usize,
+        /// Token of the frame this one sits on.
+        prev_top: u64,
+        token: u64,
+        /// Elements written; they occupy `start..start + count * size_of::<T>()`.
+        count: usize,
+    },
+    /// For types aligned beyond `BLOCK`, or when the thread-local is already destroyed.
+    Heap(Vec<T>),
+}
+
+impl<T> ScratchVec<T> {
+    /// Opens a sequence, reserving room for what `size_hint` announces, within
+    /// [`cautious`] bounds.
+    pub(crate) fn new(size_hint: Option<usize>) -> Result<Self, AllocError> {
+        let reserve = cautious::<T>(size_hint);
+        let frame = if mem::align_of::<T>() > BLOCK {
+            None
+        } else {
+            STACK
+                .try_with(|stack| {
+                    let mut stack = stack.borrow_mut();
+                    let prev_len = stack.len;
+                    let start = prev_len
+                        .checked_next_multiple_of(mem::align_of::<T>())
+                        .ok_or(AllocError::size_overflow(BLOCK))?;
+                    let end = reserve
+                        .checked_mul(mem::size_of::<T>())
+                        .and_then(|bytes| bytes.checked_add(start))
+                        .ok_or(AllocError::size_overflow(BLOCK))?;
+                    stack.ensure(end)?;
+                    let token = stack.next_token;
+                    stack.next_token += 1;
+                    let prev_top = mem::replace(&mut stack.top, token);
+                    stack.len = start;
+                    Ok(Frame::Stack {
+                        start,
+                        prev_len,
+                        prev_top,
+                        token,
+                        count: 0,
+                    })
+                })
+                .ok()
+        };
+        let frame = match frame {
+            Some(frame) => frame?,
+            None => {
+                let mut vec = Vec::new();
+                vec.try_reserve(reserve)
+                    .map_err(|_| AllocError::size_overflow(mem::align_of::<T>()))?;
+                Frame::Heap(vec)
+            }
+        };
+        Ok(Self {
+            frame,
+            _not_send: PhantomData,
+        })
+    }
+
+    /// Number of elements pushed.
+    pub(crate) fn len(&self) -> usize {
+        match &self.frame {
+            Frame::Stack { count, .. } => *count,
+            Frame::Heap(vec) => vec.len(),
+        }
+    }
+
+    /// Appends `value`.
+    pub(crate) fn push(&mut self, value: T) -> Result<(), AllocError> {
+        match &mut self.frame {
+            Frame::Stack {
+                start,
+                token,
+                count,
+                ..
+            } => {
+                let size = mem::size_of::<T>();
+                let offset = count
+                    .checked_mul(size)
+                    .and_then(|bytes| bytes.checked_add(*start))
+                    .ok_or(AllocError::size_overflow(BLOCK))?;
+                let end = offset
+                    .checked_add(size)
+                    .ok_or(AllocError::size_overflow(BLOCK))?;
+                STACK.with(|stack| {
+                    let mut stack = stack.borrow_mut();
+                    assert_eq!(stack.top, *token, "scratch frames closed out of order");
+                    stack.ensure(end)?;
+                    // SAFETY: `ensure` made `offset..end` usable; `offset` is a multiple of
+                    // `align_of::<T>()` (`start` is, and so is `size`) and the stack is aligned to
+                    // `BLOCK >= align_of::<T>()`; this frame is the innermost, so no other
+                    // frame's elements live at or beyond `offset`.
+                    unsafe { stack.at(offset).cast::<T>().write(value) };
+                    stack.len = end;
+                    Ok(())
+                })?;
+                *count += 1;
+                Ok(())
+            }
+            Frame::Heap(vec) => {
+                vec.try_reserve(1)
+                    .map_err(|_| AllocError::size_overflow(mem::align_of::<T>()))?;
+                vec.push(value);
+                Ok(())
+            }
+        }
+    }
+
+    /// Moves the elements into one arena allocation of exactly their size.
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+    )]
+    pub(crate) fn finish_in<'bump, A: BumpAllocator + ?Sized>(
+        mut self,
+        arena: &'bump A,
+    ) -> Result<&'bump mut [T], AllocError>
+    where
+        T: 'bump,
+    {
+        let len = self.len();
+        if len == 0 {
+            return Ok(&mut []);
+        }
+        let layout =
+            Layout::array::<T>(len).map_err(|_| AllocError::size_overflow(mem::align_of::<T>()))?;
+        let dst = if layout.size() == 0 {
+            NonNull::<T>::dangling()
+        } else {
+            arena.try_alloc_layout(layout)?.cast::<T>()
+        };
+        match &mut self.frame {
+            Frame::Stack { start, token, .. } => STACK.with(|stack| {
+                let mut stack = stack.borrow_mut();
+                assert_eq!(stack.top, *token, "scratch frames closed out of order");
+                // SAFETY: the frame's `len` elements are initialised at `start..`, aligned (see
+                // `push`); `dst` is a fresh arena block of `layout` (or dangling for zero-sized
+                // `T`, where the copy is of zero bytes), disjoint from the stack. The copy moves
+                // the values: the frame is closed by `Drop` right after and never reads them.
+                unsafe {
+                    ptr::copy_nonoverlapping(stack.at(*start).cast::<T>(), dst.as_ptr(), len);
+                }
+            }),
+            Frame::Heap(vec) => {
+                // SAFETY: `vec` holds `len` initialised elements, disjoint from the fresh arena
+                // block; `set_len(0)` then makes the copy a move.
+                unsafe {
+                    ptr::copy_nonoverlapping(vec.as_ptr(), dst.as_ptr(), len);
+                    vec.set_len(0);
+                }
+            }
+        }
+        // SAFETY: `dst` now holds `len` initialised values moved out of the frame; the arena
+        // keeps the block valid and unaliased for `'bump`.
+        Ok(unsafe { core::slice::from_raw_parts_mut(dst.as_ptr(), len) })
+    }
+
+    /// Moves the elements out one by one, in order, into `f`; stops at the first error.
+    ///
+    /// The stack is not borrowed while `f` runs, so `f` may allocate and deserialize.
+    pub(crate) fn drain_each<E>(mut self, mut f: impl FnMut(T) -> Result<(), E>) -> Result<(), E> {
+        match &mut self.frame {
+            Frame::Stack {
+                start,
+                token,
+                count,
+                ..
+            } => {
+                let total = mem::take(count);
+                for i in 0..total {
+                    let value = STACK.with(|stack| {
+                        let mut stack = stack.borrow_mut();
+                        assert_eq!(stack.top, *token, "scratch frames closed out of order");
+                        // SAFETY: element `i < total` was written by `push` at this offset and
+                        // is read exactly once (the count was taken, so nothing reads it again).
+                        unsafe { stack.at(*start).cast::<T>().add(i).read() }
+                    });
+                    f(value)?;
+                }
+                Ok(())
+            }
+            Frame::Heap(vec) => mem::take(vec).into_iter().try_for_each(f),
+        }
+    }
+}
+
+impl<T> Drop for ScratchVec<T> {
+    fn drop(&mut self) {
+        if let Frame::Stack {
+            prev_len,
+            prev_top,
+            token,
+            ..
+        } = self.frame
+        {
+            // During thread teardown the stack may be gone; there is nothing to pop then.
+            let _ = STACK.try_with(|stack| {
+                let mut stack = stack.borrow_mut();
+                debug_assert_eq!(stack.top, token, "scratch frames closed out of order");
+                stack.top = prev_top;
+                stack.len = prev_len;
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_frames_keep_their_elements() {
+        let bump = bumpalo::Bump::new();
+        let mut outer = ScratchVec::<u64>::new(Some(2)).unwrap();
+        outer.push(1).unwrap();
+        let mut inner = ScratchVec::<u8>::new(None).unwrap();
+        for b in 0..100u8 {
+            inner.push(b).unwrap();
+        }
+        let inner = inner.finish_in(&bump).unwrap();
+        outer.push(2).unwrap();
+        let outer = outer.finish_in(&bump).unwrap();
+        assert_eq!(outer, [1, 2]);
+        assert_eq!(inner, (0..100).collect::<Vec<u8>>());
+        STACK.with(|s| assert_eq!((s.borrow().len, s.borrow().top), (0, 0)));
+    }
+
+    #[test]
+    fn abandoned_frames_pop_the_stack() {
+        {
+            let mut v = ScratchVec::<u32>::new(Some(10)).unwrap();
+            v.push(7).unwrap();
+        }
+        STACK.with(|s| assert_eq!((s.borrow().len, s.borrow().top), (0, 0)));
+    }
+
+    #[test]
+    fn over_aligned_and_zero_sized_elements() {
+        #[derive(Clone, Copy, PartialEq, Debug)]
+        #[repr(align(64))]
+        struct Wide(u8);
+        let bump = bumpalo::Bump::new();
+        let mut v = ScratchVec::new(None).unwrap();
+        for i in 0..5 {
+            v.push(Wide(i)).unwrap();
+        }
+        let s = v.finish_in(&bump).unwrap();
+        assert!(s.as_ptr().is_aligned());
+        assert_eq!(s, [Wide(0), Wide(1), Wide(2), Wide(3), Wide(4)]);
+
+        let mut z = ScratchVec::new(Some(usize::MAX)).unwrap();
+        for _ in 0..1000 {
+            z.push(()).unwrap();
+        }
+        assert_eq!(z.finish_in(&bump).unwrap().len(), 1000);
+    }
+
+    #[test]
+    fn huge_hints_reserve_cautiously() {
+        assert_eq!(cautious::<u8>(Some(usize::MAX)), MAX_PREALLOC_BYTES);
+        assert_eq!(cautious::<u64>(Some(usize::MAX)), MAX_PREALLOC_BYTES / 8);
+        assert_eq!(cautious::<()>(Some(3)), 3);
+        assert_eq!(cautious::<u64>(None), 0);
+    }
+
+    #[test]
+    fn drain_moves_every_element_once() {
+        let mut v = ScratchVec::new(None).unwrap();
+        for i in 0..50u32 {
+            v.push(i.to_string()).unwrap();
+        }
+        let mut out = Vec::new();
+        v.drain_each(|s| {
+            out.push(s);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert_eq!(out.len(), 50);
+        assert_eq!(out[49], "49");
+    }
+}
