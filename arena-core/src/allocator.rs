@@ -122,6 +122,9 @@ pub unsafe trait BumpAllocator {
     fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError>;
 
     /// Current memory statistics of the arena.
+    ///
+    /// Where the arena type has an inherent `stats` method of its own (`bump_scope::Bump` does),
+    /// call this one as `BumpAllocator::stats(&arena)`.
     fn stats(&self) -> ArenaStats;
 
     /// Copies `bytes` into the arena.

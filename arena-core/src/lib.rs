@@ -47,6 +47,11 @@ pub use seed::ArenaSeed;
 #[cfg(feature = "derive")]
 pub use arena_derive::ArenaDeserialize;
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 /// Not public API: what the derive's generated code names.
 #[doc(hidden)]
 pub mod __private {

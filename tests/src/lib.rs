@@ -1,1 +1,36 @@
+//! Helpers shared by the cross-crate tests: every format driven the same way, and every arena.
 
+pub mod formats;
+
+pub use formats::Format;
+
+/// Re-exports for the macros, so test files need not name these crates themselves.
+#[doc(hidden)]
+pub mod __deps {
+    pub use bump_scope;
+    pub use bumpalo;
+}
+
+/// Runs `$body` once per arena backend, with `$arena` bound to a fresh `&Arena`.
+///
+/// ```
+/// arena_tests::with_each_arena!(|arena| {
+///     let s = arena_core::BumpAllocator::try_alloc_str(arena, "hi").unwrap();
+///     assert_eq!(s, "hi");
+/// });
+/// ```
+#[macro_export]
+macro_rules! with_each_arena {
+    (|$arena:ident| $body:block) => {{
+        {
+            let __arena = $crate::__deps::bumpalo::Bump::new();
+            let $arena = &__arena;
+            $body
+        }
+        {
+            let __arena: $crate::__deps::bump_scope::Bump = $crate::__deps::bump_scope::Bump::new();
+            let $arena = &__arena;
+            $body
+        }
+    }};
+}

@@ -1,0 +1,131 @@
+//! The five formats (six encodings: MessagePack both compact and with struct maps), each
+//! serializing with serde and driving a `DeserializeSeed` exactly as the format's own
+//! `from_slice`-style helper does (so trailing-input rules match the format's).
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+use serde::Serialize;
+use serde::de::{DeserializeOwned, DeserializeSeed};
+
+/// A serde format under test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// serde_json.
+    Json,
+    /// postcard (varint lengths, no field names).
+    Postcard,
+    /// bincode 2 in serde mode, standard configuration.
+    Bincode,
+    /// rmp-serde, structs as arrays.
+    MsgPack,
+    /// rmp-serde, structs as maps with field names.
+    MsgPackNamed,
+    /// cbor4ii.
+    Cbor,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 6] = [
+        Format::Json,
+        Format::Postcard,
+        Format::Bincode,
+        Format::MsgPack,
+        Format::MsgPackNamed,
+        Format::Cbor,
+    ];
+
+    /// Whether the input describes its own types (everything but postcard and bincode).
+    pub const fn is_self_describing(self) -> bool {
+        !matches!(self, Format::Postcard | Format::Bincode)
+    }
+
+    /// Serializes `value`.
+    ///
+    /// # Panics
+    ///
+    /// When the format cannot serialize it (a test bug).
+    pub fn to_bytes<T: Serialize>(self, value: &T) -> Vec<u8> {
+        match self {
+            Format::Json => serde_json::to_vec(value).expect("json serializes"),
+            Format::Postcard => postcard::to_allocvec(value).expect("postcard serializes"),
+            Format::Bincode => bincode::serde::encode_to_vec(value, bincode::config::standard())
+                .expect("bincode serializes"),
+            Format::MsgPack => rmp_serde::to_vec(value).expect("msgpack serializes"),
+            Format::MsgPackNamed => rmp_serde::to_vec_named(value).expect("msgpack serializes"),
+            Format::Cbor => cbor4ii::serde::to_vec(Vec::new(), value).expect("cbor serializes"),
+        }
+    }
+
+    /// Drives `seed` over `bytes`; the error is the format's message.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as a string.
+    pub fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+        bytes: &'de [u8],
+    ) -> Result<S::Value, String> {
+        match self {
+            Format::Json => {
+                let mut de = serde_json::Deserializer::from_slice(bytes);
+                let value = seed.deserialize(&mut de).map_err(text)?;
+                de.end().map_err(text)?;
+                Ok(value)
+            }
+            Format::Postcard => {
+                let mut de = postcard::Deserializer::from_bytes(bytes);
+                seed.deserialize(&mut de).map_err(text)
+            }
+            Format::Bincode => {
+                bincode::serde::seed_decode_from_slice(seed, bytes, bincode::config::standard())
+                    .map(|(value, _read)| value)
+                    .map_err(text)
+            }
+            Format::MsgPack | Format::MsgPackNamed => {
+                let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
+                seed.deserialize(&mut de).map_err(text)
+            }
+            Format::Cbor => {
+                let reader = cbor4ii::core::utils::SliceReader::new(bytes);
+                let mut de = cbor4ii::serde::Deserializer::new(reader);
+                seed.deserialize(&mut de).map_err(text)
+            }
+        }
+    }
+
+    /// Deserializes an owned `T` with serde, as the baseline to compare with.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as a string.
+    pub fn decode_owned<T: DeserializeOwned>(self, bytes: &[u8]) -> Result<T, String> {
+        self.decode_seed(PhantomData::<T>, bytes)
+    }
+
+    /// Deserializes a `T` into `arena` through [`ArenaSeed`].
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as a string.
+    pub fn decode_in<'bump, T, A>(self, arena: &'bump A, bytes: &[u8]) -> Result<T, String>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized,
+    {
+        self.decode_seed(ArenaSeed::<T, A>::new(arena), bytes)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+fn text(e: impl fmt::Display) -> String {
+    e.to_string()
+}
