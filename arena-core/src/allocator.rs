@@ -111,6 +111,11 @@ impl fmt::Display for ArenaStats {
 /// - never overlaps any other allocation still live, and stays valid, unmoved and unchanged by
 ///   the arena until the arena is mutably borrowed (reset) or dropped;
 /// - for `layout.size() == 0` may return any non-null pointer aligned to `layout.align()`.
+///
+/// An implementor that returns `Some` from [`checkpoint`](Self::checkpoint) must make
+/// [`rewind`](Self::rewind) give back exactly the allocations made since that checkpoint, and
+/// only do so for an arena that no other thread can allocate from meanwhile (an arena that is
+/// not `Sync`, or that returns `None`): the caller vouches for its own allocations only.
 pub unsafe trait BumpAllocator {
     /// Allocates memory for `layout`, or reports that the arena could not.
     ///
@@ -126,6 +131,28 @@ pub unsafe trait BumpAllocator {
     /// Where the arena type has an inherent `stats` method of its own (`bump_scope::Bump` does),
     /// call this one as `BumpAllocator::stats(&arena)`.
     fn stats(&self) -> ArenaStats;
+
+    /// The current position, to [`rewind`](Self::rewind) to after a failed deserialization;
+    /// `None` when the arena cannot rewind (bumpalo cannot).
+    #[inline]
+    fn checkpoint(&self) -> Option<Checkpoint> {
+        None
+    }
+
+    /// Gives back everything allocated since `checkpoint` was taken.
+    ///
+    /// [`ArenaSeed`](crate::ArenaSeed) calls it when a deserialization fails, so a failed call
+    /// leaves the arena's used bytes as they were.
+    ///
+    /// # Safety
+    ///
+    /// `checkpoint` came from this arena's [`checkpoint`](Self::checkpoint); the arena was not
+    /// reset or rewound to an earlier checkpoint since; and nothing allocated after the
+    /// checkpoint is used again.
+    #[inline]
+    unsafe fn rewind(&self, checkpoint: Checkpoint) {
+        let _ = checkpoint;
+    }
 
     /// Copies `bytes` into the arena.
     ///
@@ -169,6 +196,58 @@ unsafe impl<A: BumpAllocator + ?Sized> BumpAllocator for &A {
 
     fn stats(&self) -> ArenaStats {
         (**self).stats()
+    }
+
+    #[inline]
+    fn checkpoint(&self) -> Option<Checkpoint> {
+        (**self).checkpoint()
+    }
+
+    #[inline]
+    unsafe fn rewind(&self, checkpoint: Checkpoint) {
+        // SAFETY: the caller upholds `rewind`'s contract for `**self`, the same arena.
+        unsafe { (**self).rewind(checkpoint) }
+    }
+}
+
+/// A position in an arena, taken by [`BumpAllocator::checkpoint`]: an opaque copy of the
+/// backend's own checkpoint value.
+#[derive(Clone, Copy)]
+pub struct Checkpoint {
+    /// The bytes of a `Copy` value of at most 16 bytes, aligned at most to `usize`; stored as
+    /// `MaybeUninit` so that pointers inside keep their provenance.
+    raw: core::mem::MaybeUninit<[usize; 2]>,
+}
+
+impl Checkpoint {
+    /// Wraps a backend's checkpoint value (at most two words, aligned at most to `usize`).
+    #[must_use]
+    pub fn new<C: Copy + 'static>(value: C) -> Self {
+        const {
+            assert!(core::mem::size_of::<C>() <= core::mem::size_of::<[usize; 2]>());
+            assert!(core::mem::align_of::<C>() <= core::mem::align_of::<usize>());
+        };
+        let mut raw = core::mem::MaybeUninit::<[usize; 2]>::uninit();
+        // SAFETY: the const assertions make `C` fit in `raw`'s size and alignment.
+        unsafe { raw.as_mut_ptr().cast::<C>().write(value) };
+        Self { raw }
+    }
+
+    /// The backend's checkpoint value.
+    ///
+    /// # Safety
+    ///
+    /// `C` is the type this checkpoint was created with by [`Checkpoint::new`].
+    #[must_use]
+    pub unsafe fn get<C: Copy + 'static>(self) -> C {
+        // SAFETY: the caller guarantees `new::<C>` wrote a `C` here, properly aligned.
+        unsafe { self.raw.as_ptr().cast::<C>().read() }
+    }
+}
+
+impl fmt::Debug for Checkpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Checkpoint")
     }
 }
 

@@ -21,6 +21,8 @@ pub(crate) mod seq;
 pub(crate) mod str;
 mod tuple;
 
+pub(crate) use crate::limits::limit_error;
+
 /// Turns an arena allocation failure into the format's error.
 #[cold]
 pub(crate) fn alloc_error<E: serde::de::Error>(error: crate::AllocError) -> E {

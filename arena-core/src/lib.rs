@@ -34,12 +34,14 @@ mod allocator;
 mod arena_deserialize;
 mod bstr;
 mod impls;
+mod limits;
 mod scratch;
 mod seed;
 
-pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt};
+pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};
 pub use arena_deserialize::ArenaDeserialize;
 pub use bstr::BStr;
+pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
 pub use scratch::release_thread_scratch;
 pub use seed::ArenaSeed;
 

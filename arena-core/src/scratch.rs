@@ -104,10 +104,12 @@ pub fn release_thread_scratch() {
     });
 }
 
-/// Number of elements of `T` worth reserving for a container announcing `hint` elements.
+/// Number of elements of `T` worth reserving for a container announcing `hint` elements: never
+/// more than 1 MiB, nor more than the call's remaining arena byte budget.
 pub(crate) fn cautious<T>(hint: Option<usize>) -> usize {
     let per = mem::size_of::<T>().max(1);
-    hint.unwrap_or(0).min(MAX_PREALLOC_BYTES / per)
+    let bytes = MAX_PREALLOC_BYTES.min(crate::limits::bytes_left());
+    hint.unwrap_or(0).min(bytes / per)
 }
 
 /// A growable sequence of `T` on the scratch stack.

@@ -7,12 +7,19 @@ use serde::de::{DeserializeSeed, Deserializer};
 
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
+use crate::limits::{self, Installed, Level, Limits};
 
 /// A [`DeserializeSeed`] that deserializes a `T` into an arena.
 ///
 /// This is how a format is driven: `ArenaSeed::new(&arena).deserialize(&mut deserializer)`, the
 /// same with every serde format. Inside a hand-written visitor, pass it to
 /// `next_element_seed`, `next_value_seed` or `newtype_variant_seed`.
+///
+/// Nesting (sequences, maps, `&T`) counts against a depth limit (128 by default), so deeply
+/// nested input is an error, not a stack overflow. The outermost seed on a thread also rewinds
+/// the arena when deserialization fails, on arenas that can (see
+/// [`BumpAllocator::checkpoint`]): a failed call leaves the arena's used bytes as they were.
+/// [`with_limits`](Self::with_limits) bounds what one call may do.
 ///
 /// # Examples
 ///
@@ -29,6 +36,9 @@ use crate::arena_deserialize::ArenaDeserialize;
 /// ```
 pub struct ArenaSeed<'bump, T, A: ?Sized> {
     arena: &'bump A,
+    /// Limits this call installs; `None` keeps those in force (the defaults, or an enclosing
+    /// call's).
+    limits: Option<Limits>,
     marker: PhantomData<fn() -> T>,
 }
 
@@ -39,8 +49,28 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     pub const fn new(arena: &'bump A) -> Self {
         Self {
             arena,
+            limits: None,
             marker: PhantomData,
         }
+    }
+
+    /// Bounds this call, and every value deserialized inside it, by `limits`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{ArenaSeed, Limits};
+    /// use serde::de::DeserializeSeed;
+    ///
+    /// let bump = bumpalo::Bump::new();
+    /// let seed = ArenaSeed::<&[&str], _>::new(&bump).with_limits(Limits::default().max_len(2));
+    /// let err = seed.deserialize(&mut serde_json::Deserializer::from_str(r#"["a", "b", "c"]"#));
+    /// assert!(err.unwrap_err().to_string().contains("sequence length limit of 2 elements"));
+    /// ```
+    #[must_use]
+    pub const fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = Some(limits);
+        self
     }
 
     /// The arena values are built in.
@@ -63,6 +93,7 @@ impl<T, A: ?Sized> fmt::Debug for ArenaSeed<'_, T, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ArenaSeed")
             .field("type", &core::any::type_name::<T>())
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
@@ -76,6 +107,38 @@ where
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        T::deserialize_in(self.arena, deserializer)
+        // Inside a call (a field, an element): one thread-local load, nothing else to do.
+        if self.limits.is_none() && limits::in_call() {
+            return T::deserialize_in(self.arena, deserializer);
+        }
+        self.deserialize_call(deserializer)
+    }
+}
+
+impl<'bump, T, A> ArenaSeed<'bump, T, A>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    /// The outermost seed of a call (or one installing limits): enters the first level,
+    /// installs the limits, and rewinds the arena if the call fails.
+    fn deserialize_call<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        // Declared first, dropped last: the limits stay installed until the level is left.
+        let _installed = self.limits.map(Installed::new);
+        let (_level, outermost) = Level::enter::<D::Error>()?;
+        if !outermost {
+            return T::deserialize_in(self.arena, deserializer);
+        }
+        let checkpoint = self.arena.checkpoint();
+        let result = T::deserialize_in(self.arena, deserializer);
+        if let (Err(_), Some(checkpoint)) = (&result, checkpoint) {
+            // SAFETY: the checkpoint is this arena's, taken just above with nothing reset since
+            // (a reset needs `&mut`, and the arena is borrowed for `'bump`). Everything allocated
+            // after it belongs to the failed call: nested seeds never rewind, the error cannot
+            // hold arena references (serde builds errors from messages), and the partial values
+            // were dropped or leaked on the way out, so nothing allocated after it is used again.
+            unsafe { self.arena.rewind(checkpoint) };
+        }
+        result
     }
 }

@@ -7,7 +7,9 @@ use super::{AllocError, ArenaStats, BumpAllocator};
 
 // SAFETY: `bumpalo::Bump::try_alloc_layout` returns memory aligned and sized for `layout`,
 // disjoint from every other live allocation and kept until `reset` (which takes `&mut self`)
-// or drop; that is exactly the trait's contract.
+// or drop; that is exactly the trait's contract. bumpalo has no way to move its bump pointer back,
+// so it keeps the default `checkpoint` (`None`): a failed deserialization leaves what it
+// allocated in the arena until `reset`.
 unsafe impl<const MIN_ALIGN: usize> BumpAllocator for bumpalo::Bump<MIN_ALIGN> {
     #[inline]
     fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {

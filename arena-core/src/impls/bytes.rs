@@ -5,8 +5,9 @@ use core::fmt;
 
 use serde::de::{Error, SeqAccess, Visitor};
 
-use super::alloc_error;
-use super::seq::collect_seq;
+use super::seq::{collect_seq, finish};
+use super::{alloc_error, limit_error};
+use crate::limits;
 use crate::{BumpAllocator, BumpAllocatorExt};
 
 /// Visits bytes (and, with `accept_str`, strings) into an arena byte slice.
@@ -29,6 +30,7 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump,
 
     #[inline]
     fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Self::Value, E> {
+        limits::admit_str(v.len()).map_err(limit_error)?;
         self.arena.try_alloc_slice_copy(v).map_err(alloc_error)
     }
 
@@ -41,8 +43,8 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump,
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
-        collect_seq::<u8, A, S>(self.arena, seq)?
-            .finish_in(self.arena)
-            .map_err(alloc_error)
+        let bytes = collect_seq::<u8, A, S>(self.arena, seq)?;
+        limits::check_str_len(bytes.len()).map_err(limit_error)?;
+        finish(bytes, self.arena)
     }
 }

@@ -13,9 +13,10 @@ use hashbrown::{HashMap, HashSet, TryReserveError};
 use serde::Deserializer;
 use serde::de::{SeqAccess, Visitor};
 
-use super::alloc_error;
 use super::map::collect_pairs;
 use super::seq::collect_seq;
+use super::{alloc_error, limit_error};
+use crate::limits;
 use crate::{AllocError, ArenaDeserialize, BumpAllocator};
 
 fn reserve_error(error: TryReserveError) -> AllocError {
@@ -41,6 +42,8 @@ where
         let mut map = HashMap::with_hasher_in(S::default(), arena);
         map.try_reserve(entries.len())
             .map_err(|e| alloc_error(reserve_error(e)))?;
+        // Charged once the table exists: its size is hashbrown's to compute.
+        limits::charge(map.allocation_size()).map_err(limit_error)?;
         entries.drain_each(|(k, v)| {
             map.insert(k, v);
             Ok::<(), D::Error>(())
@@ -72,6 +75,7 @@ where
         let mut set = HashSet::with_hasher_in(S::default(), self.arena);
         set.try_reserve(items.len())
             .map_err(|e| alloc_error(reserve_error(e)))?;
+        limits::charge(set.allocation_size()).map_err(limit_error)?;
         items.drain_each(|item| {
             set.insert(item);
             Ok::<(), Q::Error>(())

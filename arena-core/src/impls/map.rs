@@ -13,8 +13,9 @@ use core::marker::PhantomData;
 use serde::Deserializer;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 
-use super::alloc_error;
-use super::seq::collect_seq;
+use super::seq::{collect_seq, finish};
+use super::{alloc_error, limit_error};
+use crate::limits;
 use crate::scratch::ScratchVec;
 use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
 
@@ -37,10 +38,12 @@ where
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let _level = limits::Level::enter::<M::Error>()?;
         let mut entries = ScratchVec::new(map.size_hint()).map_err(alloc_error)?;
         while let Some(key) = map.next_key_seed(ArenaSeed::<K, A>::new(self.arena))? {
             let value = map.next_value_seed(ArenaSeed::<V, A>::new(self.arena))?;
             entries.push((key, value)).map_err(alloc_error)?;
+            limits::check_len(entries.len(), size_of::<(K, V)>()).map_err(limit_error)?;
         }
         Ok(entries)
     }
@@ -83,7 +86,5 @@ where
     A: BumpAllocator + ?Sized,
     D: Deserializer<'de>,
 {
-    collect_pairs(arena, deserializer)?
-        .finish_in(arena)
-        .map_err(alloc_error)
+    finish(collect_pairs(arena, deserializer)?, arena)
 }

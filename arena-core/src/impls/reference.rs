@@ -2,7 +2,8 @@
 
 use serde::Deserializer;
 
-use super::alloc_error;
+use super::{alloc_error, limit_error};
+use crate::limits;
 use crate::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
 impl<'bump, T, A> ArenaDeserialize<'bump, A> for &'bump T
@@ -15,7 +16,11 @@ where
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = T::deserialize_in(arena, deserializer)?;
+        let value = {
+            let _level = limits::Level::enter::<D::Error>()?;
+            T::deserialize_in(arena, deserializer)?
+        };
+        limits::charge(size_of::<T>()).map_err(limit_error)?;
         arena.try_alloc(value).map(|v| &*v).map_err(alloc_error)
     }
 }
@@ -30,7 +35,11 @@ where
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = T::deserialize_in(arena, deserializer)?;
+        let value = {
+            let _level = limits::Level::enter::<D::Error>()?;
+            T::deserialize_in(arena, deserializer)?
+        };
+        limits::charge(size_of::<T>()).map_err(limit_error)?;
         arena.try_alloc(value).map_err(alloc_error)
     }
 }

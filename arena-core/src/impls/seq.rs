@@ -6,7 +6,8 @@ use core::marker::PhantomData;
 use serde::Deserializer;
 use serde::de::{SeqAccess, Visitor};
 
-use super::alloc_error;
+use super::{alloc_error, limit_error};
+use crate::limits;
 use crate::scratch::ScratchVec;
 use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
 
@@ -20,11 +21,28 @@ where
     A: BumpAllocator + ?Sized,
     S: SeqAccess<'de>,
 {
+    let _level = limits::Level::enter::<S::Error>()?;
     let mut items = ScratchVec::new(seq.size_hint()).map_err(alloc_error)?;
     while let Some(item) = seq.next_element_seed(ArenaSeed::<T, A>::new(arena))? {
         items.push(item).map_err(alloc_error)?;
+        limits::check_len(items.len(), size_of::<T>()).map_err(limit_error)?;
     }
     Ok(items)
+}
+
+/// Charges the byte budget for `items`, then copies them into the arena at their exact size.
+pub(crate) fn finish<'bump, T, A, E>(
+    items: ScratchVec<T>,
+    arena: &'bump A,
+) -> Result<&'bump mut [T], E>
+where
+    T: 'bump,
+    A: BumpAllocator + ?Sized,
+    E: serde::de::Error,
+{
+    // `len * size` cannot overflow: the elements exist on the scratch stack.
+    limits::charge(items.len() * size_of::<T>()).map_err(limit_error)?;
+    items.finish_in(arena).map_err(alloc_error)
 }
 
 /// Visits a sequence into an exactly sized arena slice.
@@ -54,9 +72,7 @@ where
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
-        collect_seq(self.arena, seq)?
-            .finish_in(self.arena)
-            .map_err(alloc_error)
+        finish(collect_seq(self.arena, seq)?, self.arena)
     }
 }
 

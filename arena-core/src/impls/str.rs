@@ -6,7 +6,8 @@ use core::fmt;
 use serde::Deserializer;
 use serde::de::{Error, Unexpected, Visitor};
 
-use super::alloc_error;
+use super::{alloc_error, limit_error};
+use crate::limits;
 use crate::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
 /// Reads a string into the arena, uniquely borrowed so arena collections can adopt it.
@@ -32,6 +33,7 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
 
     #[inline]
     fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
+        limits::admit_str(v.len()).map_err(limit_error)?;
         let bytes = self
             .0
             .try_alloc_slice_copy(v.as_bytes())
