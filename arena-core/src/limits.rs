@@ -163,6 +163,22 @@ impl Context {
         self.unpack(limits);
     }
 
+    /// Takes `bytes` from the budget.
+    #[inline(always)]
+    fn charge(&self, bytes: usize) -> Result<(), LimitHit> {
+        let left = self.bytes_left.get();
+        if left == usize::MAX {
+            return Ok(());
+        }
+        match left.checked_sub(bytes) {
+            Some(rest) => {
+                self.bytes_left.set(rest);
+                Ok(())
+            }
+            None => Err(LimitHit::Bytes(self.limits.get().bytes.unwrap_or(0))),
+        }
+    }
+
     fn unpack(&self, limits: Limits) {
         self.max_depth.set(limits.depth);
         self.max_len.set(limits.len.unwrap_or(usize::MAX));
@@ -255,19 +271,7 @@ impl Drop for Installed {
 /// Charges `bytes` of arena memory to the call's budget.
 #[inline(always)]
 pub(crate) fn charge(bytes: usize) -> Result<(), LimitHit> {
-    CONTEXT.with(|cx| {
-        let left = cx.bytes_left.get();
-        if left == usize::MAX {
-            return Ok(());
-        }
-        match left.checked_sub(bytes) {
-            Some(rest) => {
-                cx.bytes_left.set(rest);
-                Ok(())
-            }
-            None => Err(LimitHit::Bytes(cx.limits.get().bytes.unwrap_or(0))),
-        }
-    })
+    CONTEXT.with(|cx| cx.charge(bytes))
 }
 
 /// Bytes the call may still allocate.
@@ -305,17 +309,7 @@ pub(crate) fn admit_str(len: usize) -> Result<(), LimitHit> {
         if len > max {
             return Err(LimitHit::StrLen(max));
         }
-        let left = cx.bytes_left.get();
-        if left == usize::MAX {
-            return Ok(());
-        }
-        match left.checked_sub(len) {
-            Some(rest) => {
-                cx.bytes_left.set(rest);
-                Ok(())
-            }
-            None => Err(LimitHit::Bytes(cx.limits.get().bytes.unwrap_or(0))),
-        }
+        cx.charge(len)
     })
 }
 
