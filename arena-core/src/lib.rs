@@ -35,6 +35,7 @@ mod arena_deserialize;
 mod bstr;
 mod impls;
 mod limits;
+mod private;
 mod scratch;
 mod seed;
 
@@ -59,4 +60,6 @@ pub struct ReadmeDoctests;
 pub mod __private {
     pub use core;
     pub use serde;
+
+    pub use crate::private::{from_utf8_lossy, missing_field};
 }

@@ -1,0 +1,68 @@
+//! Not public API: the helpers the derive's generated code calls.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{Deserializer, Error, Visitor};
+
+use crate::{ArenaDeserialize, BumpAllocator};
+
+/// The value of a field missing from a map: `None` for an `Option`, serde's `missing_field`
+/// error for anything else, exactly as serde_derive decides.
+///
+/// # Errors
+///
+/// `E::missing_field(field)` unless `T` accepts a missing value.
+pub fn missing_field<'bump, T, A, E>(arena: &'bump A, field: &'static str) -> Result<T, E>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    E: Error,
+{
+    T::deserialize_in(
+        arena,
+        MissingFieldDeserializer {
+            field,
+            marker: PhantomData,
+        },
+    )
+}
+
+/// A deserializer that answers `deserialize_option` with `None` and everything else with
+/// `missing_field`.
+struct MissingFieldDeserializer<E> {
+    field: &'static str,
+    marker: PhantomData<E>,
+}
+
+impl<'de, E: Error> Deserializer<'de> for MissingFieldDeserializer<E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, E> {
+        Err(E::missing_field(self.field))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_none()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<E> fmt::Debug for MissingFieldDeserializer<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MissingFieldDeserializer")
+            .field("field", &self.field)
+            .finish()
+    }
+}
+
+/// `String::from_utf8_lossy`, for unknown field and variant names given as bytes.
+#[must_use]
+pub fn from_utf8_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}

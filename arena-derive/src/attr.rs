@@ -1,0 +1,609 @@
+//! The attributes of a container, variant or field, parsed from `#[arena(...)]` and
+//! `#[serde(...)]` into typed values.
+//!
+//! Both namespaces take the same keys, so a type deriving `Serialize` and `ArenaDeserialize`
+//! keeps one set of attributes. Serialize-only serde keys are accepted and ignored; serde
+//! features this derive does not implement are errors that say so.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parse;
+use syn::{Attribute, LitStr, Token};
+
+use crate::case::RenameRule;
+use crate::ctxt::Ctxt;
+
+/// A name on the wire, with the span of the tokens that chose it.
+#[derive(Clone)]
+pub struct Name {
+    pub value: String,
+    pub span: Span,
+}
+
+impl Name {
+    fn from_lit(lit: &LitStr) -> Self {
+        Self {
+            value: lit.value(),
+            span: lit.span(),
+        }
+    }
+}
+
+impl ToTokens for Name {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        LitStr::new(&self.value, self.span).to_tokens(tokens);
+    }
+}
+
+/// Where a missing value comes from.
+#[derive(Clone)]
+pub enum Default {
+    /// Nowhere: a missing value is an error (or `None` for an `Option`).
+    None,
+    /// `Default::default()`.
+    Trait,
+    /// A function returning the value.
+    Path(syn::ExprPath),
+}
+
+impl Default {
+    pub fn is_none(&self) -> bool {
+        matches!(self, Self::None)
+    }
+}
+
+/// One attribute value that may be given at most once.
+struct Attr<'c, T> {
+    cx: &'c Ctxt,
+    key: &'static str,
+    value: Option<T>,
+}
+
+impl<'c, T> Attr<'c, T> {
+    fn none(cx: &'c Ctxt, key: &'static str) -> Self {
+        Self {
+            cx,
+            key,
+            value: None,
+        }
+    }
+
+    /// Sets the value, or reports a duplicate at `tokens`.
+    fn set<S: ToTokens>(&mut self, ns: Namespace, tokens: S, value: T) {
+        if self.value.is_some() {
+            self.cx.error_spanned_by(
+                tokens,
+                format!(
+                    "duplicate {} attribute `{}`: give it once, in `#[arena(...)]` or `#[serde(...)]`",
+                    ns.name(),
+                    self.key
+                ),
+            );
+        } else {
+            self.value = Some(value);
+        }
+    }
+
+    fn get(self) -> Option<T> {
+        self.value
+    }
+}
+
+/// Which attribute a key was read from, for messages.
+#[derive(Clone, Copy)]
+enum Namespace {
+    Arena,
+    Serde,
+}
+
+impl Namespace {
+    fn of(attr: &Attribute) -> Option<Self> {
+        if attr.path().is_ident("arena") {
+            Some(Self::Arena)
+        } else if attr.path().is_ident("serde") {
+            Some(Self::Serde)
+        } else {
+            None
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Arena => "arena",
+            Self::Serde => "serde",
+        }
+    }
+}
+
+/// Runs `f` on every key of every `#[arena(...)]` and `#[serde(...)]` attribute, recording
+/// parse errors and carrying on.
+fn for_each_key(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut f: impl FnMut(Namespace, &ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs {
+        let Some(ns) = Namespace::of(attr) else {
+            continue;
+        };
+        if let syn::Meta::List(list) = &attr.meta {
+            if list.tokens.is_empty() {
+                continue;
+            }
+        }
+        if let Err(err) = attr.parse_nested_meta(|meta| f(ns, &meta)) {
+            cx.syn_error(err);
+        }
+    }
+}
+
+/// Parses `= "..."` after a key.
+fn get_lit_str(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
+    meta.value()?.parse()
+}
+
+/// Parses `= "..."` and then the string's content as a `T`, with spans on the string.
+fn parse_lit_into<T: Parse>(meta: &ParseNestedMeta) -> syn::Result<T> {
+    get_lit_str(meta)?.parse()
+}
+
+/// Parses `= "..."` or `(serialize = "...", deserialize = "...")` and keeps the deserialize
+/// side.
+fn get_de_lit_str(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<LitStr>> {
+    if meta.input.peek(Token![=]) {
+        return get_lit_str(meta).map(Some);
+    }
+    let mut de = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("deserialize") {
+            // #[arena(key(deserialize = "x"))]
+            de = Some(get_lit_str(&inner)?);
+        } else if inner.path.is_ident("serialize") {
+            // #[arena(key(serialize = "x"))]: serialize only, ignored
+            get_lit_str(&inner)?;
+        } else {
+            cx.error_spanned_by(
+                &inner.path,
+                format!("malformed `{key}` attribute, expected `{key}(serialize = \"...\", deserialize = \"...\")`"),
+            );
+            skip_value(&inner)?;
+        }
+        Ok(())
+    })?;
+    Ok(de)
+}
+
+/// Consumes whatever value follows a key that is ignored.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+/// The key as written, for messages.
+fn key_name(meta: &ParseNestedMeta) -> String {
+    meta.path.get_ident().map_or_else(
+        || meta.path.to_token_stream().to_string(),
+        ToString::to_string,
+    )
+}
+
+fn unknown_key(cx: &Ctxt, ns: Namespace, meta: &ParseNestedMeta, what: &str, expected: &str) {
+    cx.error_spanned_by(
+        &meta.path,
+        format!(
+            "unknown {} {what} attribute `{}`, expected one of {expected}",
+            ns.name(),
+            key_name(meta)
+        ),
+    );
+}
+
+fn unsupported_key(cx: &Ctxt, meta: &ParseNestedMeta, what: &str) {
+    cx.error_spanned_by(
+        &meta.path,
+        format!(
+            "`{}` is not supported by `#[derive(ArenaDeserialize)]` on a {what}: \
+             deserialize this type by hand, or remove the attribute",
+            key_name(meta)
+        ),
+    );
+}
+
+fn rename_rule(cx: &Ctxt, lit: Option<LitStr>) -> RenameRule {
+    lit.map_or(RenameRule::None, |lit| {
+        RenameRule::from_name(&lit.value()).unwrap_or_else(|| {
+            cx.error_spanned_by(
+                &lit,
+                format!(
+                    "unknown rule in `rename_all = {:?}`, expected one of {}",
+                    lit.value(),
+                    RenameRule::expected()
+                ),
+            );
+            RenameRule::None
+        })
+    })
+}
+
+/// Container attributes.
+pub struct Container {
+    /// The name given to `deserialize_struct` / `deserialize_enum`.
+    pub name: Name,
+    pub rename_all: RenameRule,
+    pub rename_all_fields: RenameRule,
+    pub deny_unknown_fields: bool,
+    pub default: Default,
+    /// The span of `transparent`, when given.
+    pub transparent: Option<Span>,
+    pub bound: Option<Vec<syn::WherePredicate>>,
+    pub expecting: Option<String>,
+    pub krate: Option<syn::Path>,
+    /// `#[arena(lifetime = "'a")]`: the arena lifetime, when the type has several.
+    pub lifetime: Option<syn::Lifetime>,
+    /// `#[arena(arena = "Type")]`: implement for this arena type only.
+    pub arena: Option<syn::Type>,
+    /// The tokens of `#[arena(default)]` and `#[arena(rename_all_fields)]`, for checks.
+    pub default_span: Option<Span>,
+    pub rename_all_fields_span: Option<Span>,
+}
+
+const CONTAINER_KEYS: &str = "`rename`, `rename_all`, `rename_all_fields`, `deny_unknown_fields`, \
+    `default`, `transparent`, `bound`, `expecting`, `crate`, `lifetime`, `arena`";
+
+impl Container {
+    pub fn from_ast(cx: &Ctxt, item: &syn::DeriveInput) -> Self {
+        let mut name = Attr::none(cx, "rename");
+        let mut rename_all = Attr::none(cx, "rename_all");
+        let mut rename_all_fields = Attr::none(cx, "rename_all_fields");
+        let mut deny_unknown_fields = Attr::none(cx, "deny_unknown_fields");
+        let mut default = Attr::none(cx, "default");
+        let mut transparent = Attr::none(cx, "transparent");
+        let mut bound = Attr::none(cx, "bound");
+        let mut expecting = Attr::none(cx, "expecting");
+        let mut krate = Attr::none(cx, "crate");
+        let mut lifetime = Attr::none(cx, "lifetime");
+        let mut arena = Attr::none(cx, "arena");
+        let mut rename_all_fields_span = None;
+
+        for_each_key(cx, &item.attrs, |ns, meta| {
+            let path = &meta.path;
+            if path.is_ident("rename") {
+                // #[arena(rename = "name")] or #[arena(rename(deserialize = "name"))]
+                if let Some(lit) = get_de_lit_str(cx, meta, "rename")? {
+                    name.set(ns, path, Name::from_lit(&lit));
+                }
+            } else if path.is_ident("rename_all") {
+                // #[arena(rename_all = "camelCase")] or #[arena(rename_all(deserialize = "..."))]
+                if let Some(lit) = get_de_lit_str(cx, meta, "rename_all")? {
+                    rename_all.set(ns, path, rename_rule(cx, Some(lit)));
+                }
+            } else if path.is_ident("rename_all_fields") {
+                // #[arena(rename_all_fields = "camelCase")]
+                if let Some(lit) = get_de_lit_str(cx, meta, "rename_all_fields")? {
+                    rename_all_fields_span = Some(path.span_of());
+                    rename_all_fields.set(ns, path, rename_rule(cx, Some(lit)));
+                }
+            } else if path.is_ident("deny_unknown_fields") {
+                // #[arena(deny_unknown_fields)]
+                deny_unknown_fields.set(ns, path, ());
+            } else if path.is_ident("default") {
+                // #[arena(default)] or #[arena(default = "path::to::function")]
+                if meta.input.peek(Token![=]) {
+                    default.set(
+                        ns,
+                        path,
+                        (Default::Path(parse_lit_into(meta)?), path.span_of()),
+                    );
+                } else {
+                    default.set(ns, path, (Default::Trait, path.span_of()));
+                }
+            } else if path.is_ident("transparent") {
+                // #[arena(transparent)]
+                transparent.set(ns, path, path.span_of());
+            } else if path.is_ident("bound") {
+                // #[arena(bound = "T: Trait")] or #[arena(bound(deserialize = "T: Trait"))]
+                if let Some(lit) = get_de_lit_str(cx, meta, "bound")? {
+                    let predicates = lit.parse_with(
+                        syn::punctuated::Punctuated::<syn::WherePredicate, Token![,]>::parse_terminated,
+                    )?;
+                    bound.set(ns, path, predicates.into_iter().collect());
+                }
+            } else if path.is_ident("expecting") {
+                // #[arena(expecting = "a description")]
+                expecting.set(ns, path, get_lit_str(meta)?.value());
+            } else if path.is_ident("crate") {
+                // #[arena(crate = "path::to::arena_core")]
+                krate.set(ns, path, parse_lit_into(meta)?);
+            } else if path.is_ident("lifetime") {
+                // #[arena(lifetime = "'a")]
+                lifetime.set(ns, path, parse_lit_into(meta)?);
+            } else if path.is_ident("arena") {
+                // #[arena(arena = "bumpalo::Bump")]
+                arena.set(ns, path, parse_lit_into(meta)?);
+            } else if path.is_ident("into") {
+                // #[serde(into = "Type")]: serialize only, ignored
+                skip_value(meta)?;
+            } else if ["tag", "content", "untagged", "remote", "from", "try_from"]
+                .iter()
+                .chain(&["field_identifier", "variant_identifier"])
+                .any(|key| path.is_ident(key))
+            {
+                // #[serde(tag = "t")] and the other unimplemented representations
+                unsupported_key(cx, meta, "container");
+                skip_value(meta)?;
+            } else {
+                unknown_key(cx, ns, meta, "container", CONTAINER_KEYS);
+                skip_value(meta)?;
+            }
+            Ok(())
+        });
+
+        let (default, default_span) = default
+            .get()
+            .map_or((Default::None, None), |(d, s)| (d, Some(s)));
+        Self {
+            name: name.get().unwrap_or_else(|| Name {
+                value: unraw(&item.ident),
+                span: item.ident.span(),
+            }),
+            rename_all: rename_all.get().unwrap_or(RenameRule::None),
+            rename_all_fields: rename_all_fields.get().unwrap_or(RenameRule::None),
+            deny_unknown_fields: deny_unknown_fields.get().is_some(),
+            default,
+            transparent: transparent.get(),
+            bound: bound.get(),
+            expecting: expecting.get(),
+            krate: krate.get(),
+            lifetime: lifetime.get(),
+            arena: arena.get(),
+            default_span,
+            rename_all_fields_span,
+        }
+    }
+}
+
+/// The keys variants and fields share: how they are named and whether they are read.
+struct Naming<'c> {
+    cx: &'c Ctxt,
+    name: Attr<'c, Name>,
+    aliases: BTreeSet<String>,
+    skip_deserializing: Attr<'c, ()>,
+}
+
+impl<'c> Naming<'c> {
+    fn new(cx: &'c Ctxt) -> Self {
+        Self {
+            cx,
+            name: Attr::none(cx, "rename"),
+            aliases: BTreeSet::new(),
+            skip_deserializing: Attr::none(cx, "skip_deserializing"),
+        }
+    }
+
+    /// Parses `meta` if it is one of the shared keys; `false` if it is another key.
+    fn parse_key(&mut self, ns: Namespace, meta: &ParseNestedMeta) -> syn::Result<bool> {
+        let path = &meta.path;
+        if path.is_ident("rename") {
+            // #[arena(rename = "name")] or #[arena(rename(deserialize = "name"))]
+            if let Some(lit) = get_de_lit_str(self.cx, meta, "rename")? {
+                self.name.set(ns, path, Name::from_lit(&lit));
+            }
+        } else if path.is_ident("alias") {
+            // #[arena(alias = "name")], repeatable
+            self.aliases.insert(get_lit_str(meta)?.value());
+        } else if path.is_ident("skip") || path.is_ident("skip_deserializing") {
+            // #[arena(skip)] or #[arena(skip_deserializing)]
+            self.skip_deserializing.set(ns, path, ());
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+/// Variant attributes.
+pub struct Variant {
+    /// The name on the wire, after `rename` and `rename_all`.
+    pub name: Name,
+    pub renamed: bool,
+    /// Every name the variant is read from: `name` and the aliases, sorted.
+    pub aliases: BTreeSet<String>,
+    pub rename_all: RenameRule,
+    pub skip_deserializing: bool,
+    /// The span of `other`, when given.
+    pub other: Option<Span>,
+}
+
+const VARIANT_KEYS: &str = "`rename`, `alias`, `rename_all`, `skip`, `skip_deserializing`, `other`";
+
+impl Variant {
+    pub fn from_ast(cx: &Ctxt, variant: &syn::Variant) -> Self {
+        let mut naming = Naming::new(cx);
+        let mut rename_all = Attr::none(cx, "rename_all");
+        let mut other = Attr::none(cx, "other");
+
+        for_each_key(cx, &variant.attrs, |ns, meta| {
+            let path = &meta.path;
+            if naming.parse_key(ns, meta)? {
+                // rename, alias, skip, skip_deserializing: see `Naming::parse_key`
+            } else if path.is_ident("rename_all") {
+                // #[arena(rename_all = "camelCase")]
+                if let Some(lit) = get_de_lit_str(cx, meta, "rename_all")? {
+                    rename_all.set(ns, path, rename_rule(cx, Some(lit)));
+                }
+            } else if path.is_ident("other") {
+                // #[arena(other)]
+                other.set(ns, path, path.span_of());
+            } else if path.is_ident("skip_serializing") || path.is_ident("serialize_with") {
+                // #[serde(skip_serializing)], #[serde(serialize_with = "f")]: serialize only
+                skip_value(meta)?;
+            } else if path.is_ident("borrow") {
+                // #[arena(borrow)]: accepted, everything is in the arena anyway
+                skip_value(meta)?;
+            } else if ["untagged", "deserialize_with", "with", "bound"]
+                .iter()
+                .any(|key| path.is_ident(key))
+            {
+                // #[serde(untagged)] and the other unimplemented variant keys
+                unsupported_key(cx, meta, "variant");
+                skip_value(meta)?;
+            } else {
+                unknown_key(cx, ns, meta, "variant", VARIANT_KEYS);
+                skip_value(meta)?;
+            }
+            Ok(())
+        });
+
+        let renamed = naming.name.value.is_some();
+        Self {
+            name: naming.name.get().unwrap_or_else(|| Name {
+                value: unraw(&variant.ident),
+                span: variant.ident.span(),
+            }),
+            renamed,
+            aliases: naming.aliases,
+            rename_all: rename_all.get().unwrap_or(RenameRule::None),
+            skip_deserializing: naming.skip_deserializing.get().is_some(),
+            other: other.get(),
+        }
+    }
+
+    /// Applies the container's `rename_all` unless the variant is renamed, and adds the final
+    /// name to the aliases, as serde does.
+    pub fn rename_by_rule(&mut self, rule: RenameRule) {
+        if !self.renamed {
+            self.name.value = rule.apply_to_variant(&self.name.value);
+        }
+        self.aliases.insert(self.name.value.clone());
+    }
+}
+
+/// How a field is deserialized when `deserialize_with` or `with` is given.
+#[derive(Clone)]
+pub struct DeserializeWith {
+    /// The function to call as `path(deserializer, arena)`.
+    pub path: syn::ExprPath,
+}
+
+/// Field attributes.
+pub struct Field {
+    pub name: Name,
+    pub renamed: bool,
+    /// Every name the field is read from: `name` and the aliases, sorted.
+    pub aliases: BTreeSet<String>,
+    pub default: Default,
+    pub skip_deserializing: bool,
+    pub deserialize_with: Option<DeserializeWith>,
+}
+
+const FIELD_KEYS: &str = "`rename`, `alias`, `default`, `skip`, `skip_deserializing`, \
+    `deserialize_with`, `with`, `borrow`";
+
+impl Field {
+    pub fn from_ast(cx: &Ctxt, index: usize, field: &syn::Field) -> Self {
+        let mut naming = Naming::new(cx);
+        let mut default = Attr::none(cx, "default");
+        let mut deserialize_with = Attr::none(cx, "deserialize_with");
+
+        for_each_key(cx, &field.attrs, |ns, meta| {
+            let path = &meta.path;
+            if naming.parse_key(ns, meta)? {
+                // rename, alias, skip, skip_deserializing: see `Naming::parse_key`
+            } else if path.is_ident("default") {
+                // #[arena(default)] or #[arena(default = "path::to::function")]
+                if meta.input.peek(Token![=]) {
+                    default.set(ns, path, Default::Path(parse_lit_into(meta)?));
+                } else {
+                    default.set(ns, path, Default::Trait);
+                }
+            } else if path.is_ident("deserialize_with") {
+                // #[arena(deserialize_with = "path::to::function")]
+                let path_value: syn::ExprPath = parse_lit_into(meta)?;
+                deserialize_with.set(ns, path, DeserializeWith { path: path_value });
+            } else if path.is_ident("with") {
+                // #[arena(with = "path::to::module")]: calls `module::deserialize`
+                let mut module: syn::ExprPath = parse_lit_into(meta)?;
+                module
+                    .path
+                    .segments
+                    .push(syn::Ident::new("deserialize", Span::call_site()).into());
+                deserialize_with.set(ns, path, DeserializeWith { path: module });
+            } else if path.is_ident("borrow") {
+                // #[arena(borrow)] or #[arena(borrow = "'a")]: accepted, no effect
+                skip_value(meta)?;
+            } else if [
+                "skip_serializing",
+                "skip_serializing_if",
+                "serialize_with",
+                "getter",
+            ]
+            .iter()
+            .any(|key| path.is_ident(key))
+            {
+                // #[serde(skip_serializing_if = "f")] and the other serialize-only keys: ignored
+                skip_value(meta)?;
+            } else if path.is_ident("flatten") || path.is_ident("bound") {
+                // #[serde(flatten)], #[serde(bound = "...")] on a field: not implemented
+                unsupported_key(cx, meta, "field");
+                skip_value(meta)?;
+            } else {
+                unknown_key(cx, ns, meta, "field", FIELD_KEYS);
+                skip_value(meta)?;
+            }
+            Ok(())
+        });
+
+        let renamed = naming.name.value.is_some();
+        Self {
+            name: naming.name.get().unwrap_or_else(|| match &field.ident {
+                Some(ident) => Name {
+                    value: unraw(ident),
+                    span: ident.span(),
+                },
+                None => Name {
+                    value: index.to_string(),
+                    span: Span::call_site(),
+                },
+            }),
+            renamed,
+            aliases: naming.aliases,
+            default: default.get().unwrap_or(Default::None),
+            skip_deserializing: naming.skip_deserializing.get().is_some(),
+            deserialize_with: deserialize_with.get(),
+        }
+    }
+
+    /// Applies `rename_all` unless the field is renamed, and adds the final name to the
+    /// aliases, as serde does.
+    pub fn rename_by_rule(&mut self, rule: RenameRule) {
+        if !self.renamed {
+            self.name.value = rule.apply_to_field(&self.name.value);
+        }
+        self.aliases.insert(self.name.value.clone());
+    }
+}
+
+/// An identifier as serde names it: `r#type` is `type`.
+pub fn unraw(ident: &syn::Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#")
+        .map_or_else(|| s.clone(), ToOwned::to_owned)
+}
+
+/// The span of a path, for checks that point back at an attribute key.
+trait SpanOf {
+    fn span_of(&self) -> Span;
+}
+
+impl SpanOf for syn::Path {
+    fn span_of(&self) -> Span {
+        syn::spanned::Spanned::span(self)
+    }
+}

@@ -1,0 +1,198 @@
+//! The generics of the generated impl: the arena lifetime, the allocator parameter, and one
+//! bound per deserialized field.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::parse_quote;
+
+use crate::ast::{Container, Data, Field};
+use crate::attr;
+use crate::ctxt::Ctxt;
+
+/// Everything the code generator needs to name the type, the arena and the generics.
+pub struct Params {
+    /// The path to `arena_core` (`::arena_core` unless `#[arena(crate = "...")]`).
+    pub krate: TokenStream,
+    /// The arena lifetime.
+    pub bump: syn::Lifetime,
+    /// The allocator: `__Arena` (generic) or the type of `#[arena(arena = "...")]`.
+    pub arena: TokenStream,
+    /// `<'bump, T: Bound, const N: usize, __Arena: BumpAllocator + ?Sized>`.
+    pub impl_generics: TokenStream,
+    /// The same with `'__de` in front, for serde's visitor and seed impls.
+    pub de_impl_generics: TokenStream,
+    /// `<'bump, T, N, __Arena>`, for the helper structs.
+    pub helper_ty_generics: TokenStream,
+    /// The type being derived: `City<'bump, T, N>`.
+    pub this_ty: TokenStream,
+    /// The type's own where clause, for the helper structs.
+    pub struct_where: TokenStream,
+    /// The type's where clause plus the field bounds (or `bound`), for the impls.
+    pub impl_where: TokenStream,
+    /// The type's name, for `expecting` messages.
+    pub type_name: String,
+}
+
+impl Params {
+    pub fn new(cx: &Ctxt, cont: &Container) -> Self {
+        let krate = cont
+            .attrs
+            .krate
+            .as_ref()
+            .map_or_else(|| quote!(::arena_core), ToTokens::to_token_stream);
+        let (bump, fresh) = arena_lifetime(cx, cont);
+
+        let mut generics = cont.generics.clone();
+        if fresh {
+            generics.params.insert(
+                0,
+                syn::GenericParam::Lifetime(syn::LifetimeParam::new(bump.clone())),
+            );
+        }
+        let arena = match cont.attrs.arena.as_ref().or(inferred_arena(cont).as_ref()) {
+            Some(ty) => ty.to_token_stream(),
+            None => {
+                generics.params.push(parse_quote!(
+                    __Arena: #krate::BumpAllocator + ?::core::marker::Sized
+                ));
+                quote!(__Arena)
+            }
+        };
+        let mut de_generics = generics.clone();
+        de_generics.params.insert(0, parse_quote!('__de));
+
+        let (impl_generics, helper_ty_generics, _) = generics.split_for_impl();
+        let (de_impl_generics, _, _) = de_generics.split_for_impl();
+        let (_, ty_generics, where_clause) = cont.generics.split_for_impl();
+        let ident = cont.ident;
+
+        let mut predicates: Vec<TokenStream> = where_clause
+            .map(|w| w.predicates.iter().map(ToTokens::to_token_stream).collect())
+            .unwrap_or_default();
+        match &cont.attrs.bound {
+            Some(bound) => predicates.extend(bound.iter().map(ToTokens::to_token_stream)),
+            None => predicates.extend(field_bounds(cont, &krate, &bump, &arena)),
+        }
+        let struct_where = where_clause
+            .map(ToTokens::to_token_stream)
+            .unwrap_or_default();
+        let impl_where = if predicates.is_empty() {
+            TokenStream::new()
+        } else {
+            quote!(where #(#predicates,)*)
+        };
+
+        Self {
+            krate,
+            bump,
+            arena,
+            impl_generics: impl_generics.to_token_stream(),
+            de_impl_generics: de_impl_generics.to_token_stream(),
+            helper_ty_generics: helper_ty_generics.to_token_stream(),
+            this_ty: quote!(#ident #ty_generics),
+            struct_where,
+            impl_where,
+            type_name: ident.to_string(),
+        }
+    }
+}
+
+/// The arena lifetime: `'bump`, else the only lifetime, else `#[arena(lifetime = "'a")]`;
+/// a fresh `'__bump` when the type has no lifetime (`true` in the second place).
+fn arena_lifetime(cx: &Ctxt, cont: &Container) -> (syn::Lifetime, bool) {
+    let lifetimes: Vec<&syn::Lifetime> = cont.generics.lifetimes().map(|l| &l.lifetime).collect();
+    if let Some(chosen) = &cont.attrs.lifetime {
+        if !lifetimes.iter().any(|l| l.ident == chosen.ident) {
+            cx.error_spanned_by(
+                chosen,
+                format!("`lifetime = \"{chosen}\"` names no lifetime parameter of this type"),
+            );
+        }
+        return (chosen.clone(), false);
+    }
+    if let Some(bump) = lifetimes.iter().find(|l| l.ident == "bump") {
+        return ((*bump).clone(), false);
+    }
+    match lifetimes.as_slice() {
+        [] => (
+            syn::Lifetime::new("'__bump", proc_macro2::Span::call_site()),
+            true,
+        ),
+        [only] => ((*only).clone(), false),
+        [_, second, ..] => {
+            cx.error_spanned_by(
+                second,
+                "cannot tell which lifetime is the arena's: name it `'bump`, or add \
+                 `#[arena(lifetime = \"'a\")]`",
+            );
+            ((*lifetimes[0]).clone(), false)
+        }
+    }
+}
+
+/// One bound per deserialized field: `FieldType: ArenaDeserialize<'bump, A>`, and
+/// `FieldType: Default` where a default is built. Fields whose type names the container itself
+/// get none: the impl being defined proves them, and the bound would make the trait solver loop.
+fn field_bounds(
+    cont: &Container,
+    krate: &TokenStream,
+    bump: &syn::Lifetime,
+    arena: &TokenStream,
+) -> Vec<TokenStream> {
+    let fields: Vec<&Field> = match &cont.data {
+        Data::Struct(_, fields) => fields.iter().collect(),
+        Data::Enum(variants) => variants
+            .iter()
+            .filter(|v| !v.attrs.skip_deserializing)
+            .flat_map(|v| v.fields.iter())
+            .collect(),
+    };
+    let mut bounds = Vec::new();
+    for field in fields {
+        let ty = field.ty;
+        if mentions(ty.to_token_stream(), cont.ident) {
+            continue;
+        }
+        if !field.attrs.skip_deserializing && field.attrs.deserialize_with.is_none() {
+            bounds.push(quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>));
+        }
+        if matches!(field.attrs.default, attr::Default::Trait) {
+            bounds.push(quote!(#ty: ::core::default::Default));
+        }
+    }
+    bounds
+}
+
+/// Whether `tokens` contain the identifier `ident`.
+fn mentions(tokens: TokenStream, ident: &syn::Ident) -> bool {
+    tokens.into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Ident(i) => i == *ident,
+        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), ident),
+        _ => false,
+    })
+}
+
+/// The arena a `deserialize_with` function must be given when its field is a bumpalo
+/// collection (`bumpalo::collections::Vec<'bump, T>` is only ever built in a `bumpalo::Bump`):
+/// the impl is then for `bumpalo::Bump` only, so a function taking `&'bump bumpalo::Bump`
+/// type-checks. `None` leaves the impl generic over the allocator.
+fn inferred_arena(cont: &Container) -> Option<syn::Type> {
+    let fields: Vec<&Field> = match &cont.data {
+        Data::Struct(_, fields) => fields.iter().collect(),
+        Data::Enum(variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
+    };
+    fields
+        .iter()
+        .filter(|f| f.attrs.deserialize_with.is_some() && !f.attrs.skip_deserializing)
+        .find_map(|f| match f.ty {
+            syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
+                let first = p.path.segments.first()?;
+                if first.ident != "bumpalo" {
+                    return None;
+                }
+                let leading = p.path.leading_colon;
+                Some(parse_quote!(#leading #first::Bump))
+            }
+            _ => None,
+        })
+}

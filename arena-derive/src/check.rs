@@ -1,0 +1,130 @@
+//! Rules that span several items of the model, checked before any code is generated.
+
+use crate::ast::{Container, Data, Field, Style};
+use crate::ctxt::Ctxt;
+use crate::types::global_alloc_types;
+
+/// Runs every check, recording errors in `cx`.
+pub fn check(cx: &Ctxt, cont: &Container, bump: &str) {
+    check_global_alloc_fields(cx, cont, bump);
+    check_transparent(cx, cont);
+    check_default(cx, cont);
+    check_rename_all_fields(cx, cont);
+    check_other(cx, cont);
+}
+
+fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
+    match &cont.data {
+        Data::Struct(_, fields) => Box::new(fields.iter()),
+        Data::Enum(variants) => Box::new(
+            variants
+                .iter()
+                .filter(|v| !v.attrs.skip_deserializing)
+                .flat_map(|v| v.fields.iter()),
+        ),
+    }
+}
+
+/// A deserialized field holds no type that allocates with the global allocator, unless it is
+/// read with `deserialize_with`.
+fn check_global_alloc_fields(cx: &Ctxt, cont: &Container, bump: &str) {
+    for field in all_fields(cont) {
+        if field.attrs.skip_deserializing || field.attrs.deserialize_with.is_some() {
+            continue;
+        }
+        let mut found = Vec::new();
+        global_alloc_types(field.ty, bump, &mut found);
+        for found in found {
+            cx.error_spanned_by(
+                found.ty,
+                format!(
+                    "`{}` allocates with the global allocator, not in the arena: use {} instead, \
+                     or read it with `#[arena(deserialize_with = \"...\")]`",
+                    found.name, found.instead
+                ),
+            );
+        }
+    }
+}
+
+/// `transparent` is for a struct with exactly one field that is not skipped.
+fn check_transparent(cx: &Ctxt, cont: &Container) {
+    let Some(span) = cont.attrs.transparent else {
+        return;
+    };
+    match &cont.data {
+        Data::Enum(_) => cx.syn_error(syn::Error::new(
+            span,
+            "`transparent` is for structs, not enums",
+        )),
+        Data::Struct(_, fields) => {
+            let deserialized = fields
+                .iter()
+                .filter(|f| !f.attrs.skip_deserializing)
+                .count();
+            if deserialized != 1 {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "`transparent` needs exactly one field that is not skipped",
+                ));
+            }
+        }
+    }
+}
+
+/// A container `default` fills the missing fields of a struct, so it needs a struct with
+/// fields.
+fn check_default(cx: &Ctxt, cont: &Container) {
+    let Some(span) = cont.attrs.default_span else {
+        return;
+    };
+    match &cont.data {
+        Data::Enum(_) => cx.syn_error(syn::Error::new(
+            span,
+            "`default` on a container is for structs, not enums: put it on fields",
+        )),
+        Data::Struct(Style::Unit, _) => cx.syn_error(syn::Error::new(
+            span,
+            "`default` on a container is for structs with fields, not unit structs",
+        )),
+        Data::Struct(..) => {}
+    }
+}
+
+/// `rename_all_fields` renames the fields of enum variants, so it needs an enum.
+fn check_rename_all_fields(cx: &Ctxt, cont: &Container) {
+    if let (Some(span), Data::Struct(..)) = (cont.attrs.rename_all_fields_span, &cont.data) {
+        cx.syn_error(syn::Error::new(
+            span,
+            "`rename_all_fields` is for enums: on a struct, use `rename_all`",
+        ));
+    }
+}
+
+/// `other` marks one unit variant, the one every unknown variant is read as.
+fn check_other(cx: &Ctxt, cont: &Container) {
+    let Data::Enum(variants) = &cont.data else {
+        return;
+    };
+    let mut seen = false;
+    for variant in variants {
+        let Some(span) = variant.attrs.other else {
+            continue;
+        };
+        if variant.style != Style::Unit {
+            let mut error = syn::Error::new(
+                span,
+                "`other` must be on a unit variant: the unknown variant's content is not kept",
+            );
+            error.combine(syn::Error::new_spanned(
+                &variant.original.fields,
+                "remove these fields, or `other`",
+            ));
+            cx.syn_error(error);
+        }
+        if seen {
+            cx.syn_error(syn::Error::new(span, "`other` may be on one variant only"));
+        }
+        seen = true;
+    }
+}

@@ -1,0 +1,427 @@
+//! Code generation: the `ArenaDeserialize` impl, from the model only.
+//!
+//! The generated code follows serde_derive's `Deserialize` closely (same visitors, same
+//! identifiers, same errors), with the arena carried by every visitor and every value read
+//! through `ArenaSeed`.
+
+mod enum_;
+mod identifier;
+mod struct_;
+mod tuple;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{Container, Data, Field, Style};
+use crate::attr;
+use crate::bound::Params;
+use crate::check;
+use crate::ctxt::Ctxt;
+
+/// Parses, checks and expands the derive input: the impl, or every error found.
+pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
+    let cx = Ctxt::default();
+    let Some(cont) = Container::from_ast(&cx, input) else {
+        return cx.check().map(|()| TokenStream::new());
+    };
+    let params = Params::new(&cx, &cont);
+    check::check(&cx, &cont, &params.bump.to_string());
+    cx.check()?;
+
+    let body = match &cont.data {
+        Data::Struct(_, fields) if cont.attrs.transparent.is_some() => transparent(&params, fields),
+        Data::Struct(Style::Struct, fields) => {
+            struct_::deserialize(&params, &cont.attrs, fields, &Form::Struct(cont.ident))
+        }
+        Data::Struct(Style::Tuple | Style::Newtype, fields) => {
+            tuple::deserialize(&params, &cont.attrs, fields, &Form::Struct(cont.ident))
+        }
+        Data::Struct(Style::Unit, _) => unit_struct(&params, &cont.attrs),
+        Data::Enum(variants) => enum_::deserialize(&params, &cont, variants),
+    };
+
+    let Params {
+        krate,
+        bump,
+        arena,
+        impl_generics,
+        this_ty,
+        impl_where,
+        ..
+    } = &params;
+    Ok(quote! {
+        #[doc(hidden)]
+        #[allow(
+            non_upper_case_globals,
+            unused_attributes,
+            unused_qualifications,
+            clippy::absolute_paths,
+            clippy::too_many_lines,
+        )]
+        const _: () = {
+            use #krate::__private::serde as __serde;
+
+            #[automatically_derived]
+            impl #impl_generics #krate::ArenaDeserialize<#bump, #arena> for #this_ty #impl_where {
+                fn deserialize_in<'__de, __D>(
+                    __arena: &#bump #arena,
+                    __deserializer: __D,
+                ) -> ::core::result::Result<Self, __D::Error>
+                where
+                    __D: __serde::Deserializer<'__de>,
+                {
+                    #body
+                }
+            }
+        };
+    })
+}
+
+/// What is being built: a struct (its name) or an enum variant (`Enum::Variant`).
+pub enum Form<'a> {
+    Struct(&'a syn::Ident),
+    Variant(&'a syn::Ident, &'a syn::Ident),
+}
+
+impl Form<'_> {
+    /// The path to construct the value with.
+    fn path(&self) -> TokenStream {
+        match self {
+            Self::Struct(ident) => quote!(#ident),
+            Self::Variant(ident, variant) => quote!(#ident::#variant),
+        }
+    }
+
+    /// `struct City`, `struct variant Shape::Circle` (with `kind` = "struct").
+    fn expecting(&self, kind: &str, cattrs: &attr::Container) -> String {
+        if let Some(expecting) = &cattrs.expecting {
+            return expecting.clone();
+        }
+        match self {
+            Self::Struct(ident) => format!("{kind} {ident}"),
+            Self::Variant(ident, variant) => format!("{kind} variant {ident}::{variant}"),
+        }
+    }
+}
+
+/// `__field0`, `__field1` ...: the local holding field (or variant) `i`.
+fn field_i(i: usize) -> syn::Ident {
+    format_ident!("__field{}", i)
+}
+
+/// Declares the visitor struct `name`, carrying the arena and the type's generics.
+fn visitor_struct(params: &Params, name: &syn::Ident) -> TokenStream {
+    let Params {
+        bump,
+        arena,
+        impl_generics,
+        this_ty,
+        struct_where,
+        ..
+    } = params;
+    quote! {
+        #[doc(hidden)]
+        struct #name #impl_generics #struct_where {
+            __arena: &#bump #arena,
+            __marker: ::core::marker::PhantomData<fn() -> #this_ty>,
+        }
+    }
+}
+
+/// Declares the visitor `__Visitor` for the type being derived, with `methods` after
+/// `expecting`, and returns it with the expression that builds it from `__arena`.
+fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStream, TokenStream) {
+    let Params {
+        de_impl_generics,
+        helper_ty_generics,
+        impl_where,
+        this_ty,
+        ..
+    } = params;
+    let name = format_ident!("__Visitor");
+    let decl = visitor_struct(params, &name);
+    let items = quote! {
+        #decl
+
+        #[automatically_derived]
+        impl #de_impl_generics __serde::de::Visitor<'__de> for #name #helper_ty_generics #impl_where {
+            type Value = #this_ty;
+
+            fn expecting(&self, __formatter: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+                ::core::fmt::Formatter::write_str(__formatter, #expecting)
+            }
+
+            #methods
+        }
+    };
+    (items, visitor_value(&name))
+}
+
+/// Builds the visitor struct `name` with the arena in `__arena`.
+fn visitor_value(name: &syn::Ident) -> TokenStream {
+    quote! {
+        #name {
+            __arena,
+            __marker: ::core::marker::PhantomData,
+        }
+    }
+}
+
+/// A `DeserializeSeed` expression reading `field` into the arena `__arena`, preceded by the
+/// items it needs (a wrapper calling the `deserialize_with` function).
+fn field_seed(params: &Params, field: &Field) -> TokenStream {
+    let Params {
+        krate,
+        bump,
+        arena,
+        de_impl_generics,
+        helper_ty_generics,
+        impl_where,
+        ..
+    } = params;
+    let ty = field.ty;
+    match &field.attrs.deserialize_with {
+        None => quote_spanned! {field.original.span()=>
+            #krate::ArenaSeed::<#ty, #arena>::new(__arena)
+        },
+        Some(with) => {
+            let name = format_ident!("__DeserializeWith");
+            let wrapper = visitor_struct(params, &name);
+            let value = visitor_value(&name);
+            let call = call_with(with, &quote!(__deserializer));
+            quote!({
+                #wrapper
+
+                #[automatically_derived]
+                impl #de_impl_generics __serde::de::DeserializeSeed<'__de> for #name #helper_ty_generics #impl_where {
+                    type Value = #ty;
+
+                    fn deserialize<__D>(self, __deserializer: __D) -> ::core::result::Result<#ty, __D::Error>
+                    where
+                        __D: __serde::Deserializer<'__de>,
+                    {
+                        let __arena: &#bump #arena = self.__arena;
+                        #call
+                    }
+                }
+
+                #value
+            })
+        }
+    }
+}
+
+/// `path(deserializer, __arena)`, spanned on the path so a wrong signature points at it.
+fn call_with(with: &attr::DeserializeWith, deserializer: &TokenStream) -> TokenStream {
+    let path = &with.path;
+    quote_spanned!(path.span()=> #path(#deserializer, __arena))
+}
+
+/// The value of field `field` when the input lacks it, in a `visit_map`.
+fn missing_in_map(params: &Params, field: &Field) -> TokenStream {
+    if let Some(default) = explicit_default(field) {
+        return default;
+    }
+    let name = &field.attrs.name;
+    if field.attrs.deserialize_with.is_some() {
+        return quote! {
+            return ::core::result::Result::Err(
+                <__A::Error as __serde::de::Error>::missing_field(#name),
+            )
+        };
+    }
+    let Params { krate, arena, .. } = params;
+    let ty = field.ty;
+    quote_spanned! {field.original.span()=>
+        #krate::__private::missing_field::<#ty, #arena, __A::Error>(__arena, #name)?
+    }
+}
+
+/// The field's own default, or the container's, if there is one.
+fn explicit_default(field: &Field) -> Option<TokenStream> {
+    match &field.attrs.default {
+        attr::Default::Trait => Some(quote_spanned! {field.original.span()=>
+            ::core::default::Default::default()
+        }),
+        attr::Default::Path(path) => Some(quote_spanned!(path.span()=> #path())),
+        attr::Default::None => None,
+    }
+}
+
+/// The value of a skipped field, or of a field missing from the input, when the field or the
+/// container gives a default.
+fn default_value(field: &Field, cattrs: &attr::Container) -> Option<TokenStream> {
+    explicit_default(field).or_else(|| {
+        if cattrs.default.is_none() {
+            None
+        } else {
+            let member = &field.member;
+            Some(quote!(__default.#member))
+        }
+    })
+}
+
+/// `let __default = ...;` when the container has a default.
+fn let_default(cattrs: &attr::Container, this_ty: &TokenStream) -> TokenStream {
+    match &cattrs.default {
+        attr::Default::None => TokenStream::new(),
+        attr::Default::Trait => quote! {
+            let __default: #this_ty = ::core::default::Default::default();
+        },
+        attr::Default::Path(path) => quote_spanned! {path.span()=>
+            let __default: #this_ty = #path();
+        },
+    }
+}
+
+/// The `visit_seq` method reading `fields` in order; `expecting` names the whole value.
+fn visit_seq(
+    params: &Params,
+    cattrs: &attr::Container,
+    fields: &[Field],
+    path: &TokenStream,
+    is_struct: bool,
+    expecting: &str,
+) -> TokenStream {
+    let seq_var = if fields.iter().all(|f| f.attrs.skip_deserializing) {
+        quote!(_)
+    } else {
+        quote!(mut __seq)
+    };
+    let body = visit_seq_body(params, cattrs, fields, path, is_struct, expecting);
+    quote! {
+        #[inline]
+        fn visit_seq<__A>(self, #seq_var: __A) -> ::core::result::Result<Self::Value, __A::Error>
+        where
+            __A: __serde::de::SeqAccess<'__de>,
+        {
+            let __arena = self.__arena;
+            #body
+        }
+    }
+}
+
+/// The body of `visit_seq`.
+fn visit_seq_body(
+    params: &Params,
+    cattrs: &attr::Container,
+    fields: &[Field],
+    path: &TokenStream,
+    is_struct: bool,
+    expecting: &str,
+) -> TokenStream {
+    let deserialized = fields
+        .iter()
+        .filter(|f| !f.attrs.skip_deserializing)
+        .count();
+    let expecting = cattrs.expecting.clone().unwrap_or_else(|| {
+        if deserialized == 1 {
+            format!("{expecting} with 1 element")
+        } else {
+            format!("{expecting} with {deserialized} elements")
+        }
+    });
+    let mut index_in_seq = 0_usize;
+    let lets = fields.iter().enumerate().map(|(i, field)| {
+        let var = field_i(i);
+        if field.attrs.skip_deserializing {
+            let value = default_value(field, cattrs)
+                .unwrap_or_else(|| quote!(::core::default::Default::default()));
+            return quote!(let #var = #value;);
+        }
+        let seed = field_seed(params, field);
+        let missing = default_value(field, cattrs).unwrap_or_else(|| {
+            quote! {
+                return ::core::result::Result::Err(
+                    __serde::de::Error::invalid_length(#index_in_seq, &#expecting),
+                )
+            }
+        });
+        index_in_seq += 1;
+        quote! {
+            let #var = match __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)? {
+                ::core::option::Option::Some(__value) => __value,
+                ::core::option::Option::None => #missing,
+            };
+        }
+    });
+    let lets: Vec<TokenStream> = lets.collect();
+    let vars = (0..fields.len()).map(field_i);
+    let result = if is_struct {
+        let members = fields.iter().map(|f| &f.member);
+        quote!(#path { #(#members: #vars),* })
+    } else {
+        quote!(#path ( #(#vars),* ))
+    };
+    let let_default = let_default(cattrs, &params.this_ty);
+    quote! {
+        #let_default
+        #(#lets)*
+        ::core::result::Result::Ok(#result)
+    }
+}
+
+/// `#[arena(transparent)]`: the one field is read as the whole value.
+fn transparent(params: &Params, fields: &[Field]) -> TokenStream {
+    let Params {
+        krate, bump, arena, ..
+    } = params;
+    let mut read = None;
+    let members = fields.iter().map(|field| {
+        let member = &field.member;
+        if field.attrs.skip_deserializing {
+            let value = explicit_default(field)
+                .unwrap_or_else(|| quote!(::core::default::Default::default()));
+            quote!(#member: #value)
+        } else {
+            let ty = field.ty;
+            read = Some(match &field.attrs.deserialize_with {
+                None => quote_spanned! {field.original.span()=>
+                    <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in(__arena, __deserializer)
+                },
+                Some(with) => call_with(with, &quote!(__deserializer)),
+            });
+            quote!(#member: __transparent)
+        }
+    });
+    let members: Vec<TokenStream> = members.collect();
+    quote! {
+        ::core::result::Result::map(#read, |__transparent| Self { #(#members),* })
+    }
+}
+
+/// A unit struct: `deserialize_unit_struct`, accepting a unit.
+fn unit_struct(params: &Params, cattrs: &attr::Container) -> TokenStream {
+    let expecting = Form::Struct(&syn::Ident::new(
+        &params.type_name,
+        proc_macro2::Span::call_site(),
+    ))
+    .expecting("unit struct", cattrs);
+    let name = &cattrs.name;
+    quote! {
+        #[doc(hidden)]
+        struct __Visitor;
+
+        #[automatically_derived]
+        impl<'__de> __serde::de::Visitor<'__de> for __Visitor {
+            type Value = ();
+
+            fn expecting(&self, __formatter: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+                ::core::fmt::Formatter::write_str(__formatter, #expecting)
+            }
+
+            #[inline]
+            fn visit_unit<__E>(self) -> ::core::result::Result<(), __E>
+            where
+                __E: __serde::de::Error,
+            {
+                ::core::result::Result::Ok(())
+            }
+        }
+
+        let _ = __arena;
+        __serde::Deserializer::deserialize_unit_struct(__deserializer, #name, __Visitor)?;
+        ::core::result::Result::Ok(Self)
+    }
+}

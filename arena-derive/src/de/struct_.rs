@@ -1,0 +1,177 @@
+//! Structs with named fields and struct variants: `visit_map` and `visit_seq`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::identifier::{self, Unknown};
+use super::{Form, field_i, field_seed, let_default, missing_in_map, visit_seq, visitor};
+use crate::ast::Field;
+use crate::attr;
+use crate::bound::Params;
+
+/// The statements reading a struct (`deserialize_struct`) or a struct variant
+/// (`VariantAccess::struct_variant` on `__variant`) with `fields`.
+pub fn deserialize(
+    params: &Params,
+    cattrs: &attr::Container,
+    fields: &[Field],
+    form: &Form,
+) -> TokenStream {
+    let path = form.path();
+    let expecting = form.expecting("struct", cattrs);
+
+    let idents: Vec<identifier::Ident> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, field)| !field.attrs.skip_deserializing)
+        .map(|(i, field)| identifier::Ident {
+            ident: field_i(i),
+            aliases: &field.attrs.aliases,
+        })
+        .collect();
+    let unknown = if cattrs.deny_unknown_fields {
+        Unknown::Error
+    } else {
+        Unknown::Ignore
+    };
+    let field_visitor = identifier::generate(&params.krate, &idents, false, &unknown);
+    let fields_const = identifier::names_const(&idents, false);
+
+    let visit_seq = visit_seq(params, cattrs, fields, &path, true, &expecting);
+    let visit_map = visit_map_body(params, cattrs, fields, &path);
+
+    let (visitor, visitor_value) = visitor(
+        params,
+        &expecting,
+        &quote! {
+            #visit_seq
+
+            #[inline]
+            fn visit_map<__A>(self, mut __map: __A) -> ::core::result::Result<Self::Value, __A::Error>
+            where
+                __A: __serde::de::MapAccess<'__de>,
+            {
+                let __arena = self.__arena;
+                #visit_map
+            }
+        },
+    );
+    let dispatch = match form {
+        Form::Struct(_) => {
+            let name = &cattrs.name;
+            quote! {
+                __serde::Deserializer::deserialize_struct(__deserializer, #name, FIELDS, #visitor_value)
+            }
+        }
+        Form::Variant(..) => quote! {
+            __serde::de::VariantAccess::struct_variant(__variant, FIELDS, #visitor_value)
+        },
+    };
+
+    quote! {
+        #field_visitor
+
+        #visitor
+
+        #fields_const
+
+        #dispatch
+    }
+}
+
+/// The body of `visit_map`: one `Option` per field, filled key by key, then the missing ones.
+fn visit_map_body(
+    params: &Params,
+    cattrs: &attr::Container,
+    fields: &[Field],
+    path: &TokenStream,
+) -> TokenStream {
+    let deserialized: Vec<(usize, &Field)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, field)| !field.attrs.skip_deserializing)
+        .collect();
+
+    let let_values = deserialized.iter().map(|&(i, field)| {
+        let var = field_i(i);
+        let ty = field.ty;
+        quote!(let mut #var: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    });
+    let arms = deserialized.iter().map(|&(i, field)| {
+        let var = field_i(i);
+        let name = &field.attrs.name;
+        let seed = field_seed(params, field);
+        quote! {
+            __Field::#var => {
+                if ::core::option::Option::is_some(&#var) {
+                    return ::core::result::Result::Err(
+                        <__A::Error as __serde::de::Error>::duplicate_field(#name),
+                    );
+                }
+                #var = ::core::option::Option::Some(
+                    __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?,
+                );
+            }
+        }
+    });
+    let ignored_arm = (!cattrs.deny_unknown_fields).then(|| {
+        quote! {
+            _ => {
+                let _ = __serde::de::MapAccess::next_value::<__serde::de::IgnoredAny>(&mut __map)?;
+            }
+        }
+    });
+    let match_keys = if cattrs.deny_unknown_fields && deserialized.is_empty() {
+        quote! {
+            ::core::option::Option::map(
+                __serde::de::MapAccess::next_key::<__Field>(&mut __map)?,
+                |__impossible| match __impossible {},
+            );
+        }
+    } else {
+        let arms: Vec<TokenStream> = arms.collect();
+        quote! {
+            while let ::core::option::Option::Some(__key) =
+                __serde::de::MapAccess::next_key::<__Field>(&mut __map)?
+            {
+                match __key {
+                    #(#arms)*
+                    #ignored_arm
+                }
+            }
+        }
+    };
+    let extract = deserialized.iter().map(|&(i, field)| {
+        let var = field_i(i);
+        let missing =
+            super::default_value(field, cattrs).unwrap_or_else(|| missing_in_map(params, field));
+        quote! {
+            let #var = match #var {
+                ::core::option::Option::Some(#var) => #var,
+                ::core::option::Option::None => #missing,
+            };
+        }
+    });
+    let members = fields.iter().enumerate().map(|(i, field)| {
+        let member = &field.member;
+        if field.attrs.skip_deserializing {
+            let value = super::default_value(field, cattrs)
+                .unwrap_or_else(|| quote!(::core::default::Default::default()));
+            quote!(#member: #value)
+        } else {
+            let var = field_i(i);
+            quote!(#member: #var)
+        }
+    });
+    let let_default = let_default(cattrs, &params.this_ty);
+    let let_values: Vec<TokenStream> = let_values.collect();
+    let extract: Vec<TokenStream> = extract.collect();
+    let members: Vec<TokenStream> = members.collect();
+    quote! {
+        #(#let_values)*
+        #match_keys
+        #let_default
+        #(#extract)*
+        ::core::result::Result::Ok(#path { #(#members),* })
+    }
+}

@@ -1,0 +1,90 @@
+//! Tuple structs, newtype structs and tuple variants: `visit_seq` (and `visit_newtype_struct`
+//! for a newtype struct, as serde reads it).
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::{Form, call_with, visit_seq, visitor};
+use crate::ast::Field;
+use crate::attr;
+use crate::bound::Params;
+
+/// The statements reading a tuple or newtype struct, or a tuple variant (on `__variant`).
+pub fn deserialize(
+    params: &Params,
+    cattrs: &attr::Container,
+    fields: &[Field],
+    form: &Form,
+) -> TokenStream {
+    let Params {
+        krate, bump, arena, ..
+    } = params;
+    let path = form.path();
+    let kind = match form {
+        Form::Struct(_) => "tuple struct",
+        Form::Variant(..) => "tuple",
+    };
+    let expecting = form.expecting(kind, cattrs);
+    let field_count = fields
+        .iter()
+        .filter(|f| !f.attrs.skip_deserializing)
+        .count();
+    let is_newtype = matches!(form, Form::Struct(_)) && fields.len() == 1;
+
+    let visit_newtype_struct = match fields {
+        [field] if is_newtype && !field.attrs.skip_deserializing => {
+            let ty = field.ty;
+            let value = match &field.attrs.deserialize_with {
+                None => quote_spanned! {field.original.span()=>
+                    <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in(__arena, __e)?
+                },
+                Some(with) => {
+                    let call = call_with(with, &quote!(__e));
+                    quote!(#call?)
+                }
+            };
+            Some(quote! {
+                #[inline]
+                fn visit_newtype_struct<__E>(self, __e: __E) -> ::core::result::Result<Self::Value, __E::Error>
+                where
+                    __E: __serde::Deserializer<'__de>,
+                {
+                    let __arena = self.__arena;
+                    let __field0: #ty = #value;
+                    ::core::result::Result::Ok(#path(__field0))
+                }
+            })
+        }
+        _ => None,
+    };
+    let visit_seq = visit_seq(params, cattrs, fields, &path, false, &expecting);
+
+    let (visitor, visitor_value) = visitor(
+        params,
+        &expecting,
+        &quote! {
+            #visit_newtype_struct
+
+            #visit_seq
+        },
+    );
+    let name = &cattrs.name;
+    let dispatch = match form {
+        Form::Struct(_) if is_newtype => quote! {
+            __serde::Deserializer::deserialize_newtype_struct(__deserializer, #name, #visitor_value)
+        },
+        Form::Struct(_) => quote! {
+            __serde::Deserializer::deserialize_tuple_struct(__deserializer, #name, #field_count, #visitor_value)
+        },
+        Form::Variant(..) => quote! {
+            __serde::de::VariantAccess::tuple_variant(__variant, #field_count, #visitor_value)
+        },
+    };
+
+    quote! {
+        #visitor
+
+        #dispatch
+    }
+}

@@ -1,0 +1,156 @@
+//! First checks of `#[derive(ArenaDeserialize)]`: every shape reads JSON and postcard.
+
+use arena_core::{ArenaDeserialize, ArenaSeed};
+use serde::de::DeserializeSeed;
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct City<'bump> {
+    #[arena(alias = "n")]
+    name: &'bump str,
+    citizens: &'bump [Citizen<'bump>],
+}
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct Citizen<'bump> {
+    first_name: &'bump str,
+    #[arena(default)]
+    age: i16,
+    data: CitizenData<'bump>,
+    nick: Option<&'bump str>,
+}
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct CitizenData<'bump>(&'bump [u8]);
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct Pair(u8, i32);
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct Unit;
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+enum Shape<'bump> {
+    Empty,
+    Circle(f64),
+    Rect(u32, u32),
+    Named { name: &'bump str, sides: u8 },
+}
+
+fn json<'bump, T: ArenaDeserialize<'bump, bumpalo::Bump>>(
+    bump: &'bump bumpalo::Bump,
+    s: &str,
+) -> Result<T, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(s);
+    ArenaSeed::new(bump).deserialize(&mut de)
+}
+
+#[test]
+fn nested_struct_from_json() {
+    let bump = bumpalo::Bump::new();
+    let city: City = json(
+        &bump,
+        r#"{"n": "Paris", "citizens": [{"first_name": "Ada", "data": [1, 2]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(city.name, "Paris");
+    assert_eq!(
+        city.citizens,
+        [Citizen {
+            first_name: "Ada",
+            age: 0,
+            data: CitizenData(&[1, 2]),
+            nick: None
+        }]
+    );
+}
+
+#[test]
+fn errors_match_serde_wording() {
+    let bump = bumpalo::Bump::new();
+    let err = json::<City>(&bump, r#"{"citizens": []}"#).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `name` at line 1 column 16");
+    let err = json::<City>(&bump, r#"{"name": "a", "name": "b"}"#).unwrap_err();
+    assert!(
+        err.to_string().starts_with("duplicate field `name`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn shapes_from_json() {
+    let bump = bumpalo::Bump::new();
+    assert_eq!(json::<Pair>(&bump, "[1, -2]").unwrap(), Pair(1, -2));
+    assert_eq!(json::<Unit>(&bump, "null").unwrap(), Unit);
+    assert_eq!(json::<Shape>(&bump, r#""Empty""#).unwrap(), Shape::Empty);
+    assert_eq!(
+        json::<Shape>(&bump, r#"{"Circle": 1.5}"#).unwrap(),
+        Shape::Circle(1.5)
+    );
+    assert_eq!(
+        json::<Shape>(&bump, r#"{"Rect": [1, 2]}"#).unwrap(),
+        Shape::Rect(1, 2)
+    );
+    assert_eq!(
+        json::<Shape>(&bump, r#"{"Named": {"name": "tri", "sides": 3}}"#).unwrap(),
+        Shape::Named {
+            name: "tri",
+            sides: 3
+        }
+    );
+}
+
+/// The issue's example: a bumpalo collection read by a function that takes `&bumpalo::Bump`.
+#[derive(ArenaDeserialize, Debug)]
+struct Tagged<'bump> {
+    #[arena(deserialize_with = "map_as_pairs")]
+    tags: bumpalo::collections::Vec<'bump, (u16, &'bump str)>,
+}
+
+fn map_as_pairs<'de, 'bump, D: serde::Deserializer<'de>>(
+    deserializer: D,
+    arena: &'bump bumpalo::Bump,
+) -> Result<bumpalo::collections::Vec<'bump, (u16, &'bump str)>, D::Error> {
+    let pairs: &[(u16, &str)] = ArenaSeed::new(arena).deserialize(deserializer)?;
+    Ok(bumpalo::collections::Vec::from_iter_in(
+        pairs.iter().copied(),
+        arena,
+    ))
+}
+
+/// Generic parameters, const generics and a generic `deserialize_with` function.
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct Generic<'bump, T, const N: usize>
+where
+    T: Copy,
+{
+    head: [T; N],
+    #[arena(deserialize_with = "upper")]
+    label: &'bump str,
+}
+
+fn upper<'de, 'bump, D, A>(deserializer: D, arena: &'bump A) -> Result<&'bump str, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    A: arena_core::BumpAllocator + ?Sized,
+{
+    let s: &str = ArenaSeed::new(arena).deserialize(deserializer)?;
+    let upper = s.to_uppercase();
+    arena_core::BumpAllocator::try_alloc_str(arena, &upper).map_err(serde::de::Error::custom)
+}
+
+#[test]
+fn deserialize_with_and_generics() {
+    let bump = bumpalo::Bump::new();
+    let t: Tagged = json(&bump, r#"{"tags": {"1": "a", "2": "b"}}"#).unwrap();
+    assert_eq!(t.tags.as_slice(), [(1, "a"), (2, "b")]);
+    let scope = bump_scope::Bump::<bump_scope::alloc::Global>::new();
+    let mut de = serde_json::Deserializer::from_str(r#"{"head": [1, 2], "label": "x"}"#);
+    let g: Generic<u8, 2> = ArenaSeed::new(&scope).deserialize(&mut de).unwrap();
+    assert_eq!(
+        g,
+        Generic {
+            head: [1, 2],
+            label: "X"
+        }
+    );
+}
