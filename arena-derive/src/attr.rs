@@ -307,6 +307,9 @@ impl Container {
             } else if path.is_ident("transparent") {
                 // #[arena(transparent)]
                 transparent.set(ns, path, path.span_of());
+            } else if path.is_ident("bound") && matches!(ns, Namespace::Serde) {
+                // #[serde(bound = "T: Deserialize<'de>")]: bounds on serde's traits, ignored
+                skip_value(meta)?;
             } else if path.is_ident("bound") {
                 // #[arena(bound = "T: Trait")] or #[arena(bound(deserialize = "T: Trait"))]
                 if let Some(lit) = get_de_lit_str(cx, meta, "bound")? {

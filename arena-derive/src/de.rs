@@ -182,9 +182,10 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
     } = params;
     let ty = field.ty;
     match &field.attrs.deserialize_with {
-        None => quote_spanned! {field.original.span()=>
-            #krate::ArenaSeed::<#ty, #arena>::new(__arena)
-        },
+        None => {
+            let new = quote_spanned!(field.original.span()=> #krate::ArenaSeed::<#ty, #arena>::new);
+            quote!(#new(__arena))
+        }
         Some(with) => {
             let name = format_ident!("__DeserializeWith");
             let wrapper = visitor_struct(params, &name);
@@ -212,10 +213,13 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
     }
 }
 
-/// `path(deserializer, __arena)`, spanned on the path so a wrong signature points at it.
+/// `path(deserializer, __arena)`, the path keeping its span so a wrong signature points at it.
+///
+/// Only paths and types carry the user's spans in generated code: a local variable spanned on
+/// tokens from a `macro_rules!` expansion would not resolve.
 fn call_with(with: &attr::DeserializeWith, deserializer: &TokenStream) -> TokenStream {
     let path = &with.path;
-    quote_spanned!(path.span()=> #path(#deserializer, __arena))
+    quote!(#path(#deserializer, __arena))
 }
 
 /// The value of field `field` when the input lacks it, in a `visit_map`.
@@ -233,9 +237,10 @@ fn missing_in_map(params: &Params, field: &Field) -> TokenStream {
     }
     let Params { krate, arena, .. } = params;
     let ty = field.ty;
-    quote_spanned! {field.original.span()=>
-        #krate::__private::missing_field::<#ty, #arena, __A::Error>(__arena, #name)?
-    }
+    let missing_field = quote_spanned! {field.original.span()=>
+        #krate::__private::missing_field::<#ty, #arena, __A::Error>
+    };
+    quote!(#missing_field(__arena, #name)?)
 }
 
 /// The field's own default, or the container's, if there is one.
@@ -269,7 +274,7 @@ fn let_default(cattrs: &attr::Container, this_ty: &TokenStream) -> TokenStream {
         attr::Default::Trait => quote! {
             let __default: #this_ty = ::core::default::Default::default();
         },
-        attr::Default::Path(path) => quote_spanned! {path.span()=>
+        attr::Default::Path(path) => quote! {
             let __default: #this_ty = #path();
         },
     }
@@ -377,9 +382,12 @@ fn transparent(params: &Params, fields: &[Field]) -> TokenStream {
         } else {
             let ty = field.ty;
             read = Some(match &field.attrs.deserialize_with {
-                None => quote_spanned! {field.original.span()=>
-                    <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in(__arena, __deserializer)
-                },
+                None => {
+                    let deserialize_in = quote_spanned! {field.original.span()=>
+                        <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in
+                    };
+                    quote!(#deserialize_in(__arena, __deserializer))
+                }
                 Some(with) => call_with(with, &quote!(__deserializer)),
             });
             quote!(#member: __transparent)

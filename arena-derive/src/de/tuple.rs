@@ -36,9 +36,12 @@ pub fn deserialize(
         [field] if is_newtype && !field.attrs.skip_deserializing => {
             let ty = field.ty;
             let value = match &field.attrs.deserialize_with {
-                None => quote_spanned! {field.original.span()=>
-                    <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in(__arena, __e)?
-                },
+                None => {
+                    let deserialize_in = quote_spanned! {field.original.span()=>
+                        <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in
+                    };
+                    quote!(#deserialize_in(__arena, __e)?)
+                }
                 Some(with) => {
                     let call = call_with(with, &quote!(__e));
                     quote!(#call?)

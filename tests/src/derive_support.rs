@@ -1,0 +1,332 @@
+//! Support for the derive's differential tests: comparing an arena value with its owned twin
+//! field by field, and running one serialized twin through serde_derive and the derive.
+//!
+//! The bar (issue 3): for any type and any format, `#[derive(ArenaDeserialize)]` reads exactly
+//! what serde_derive's `Deserialize` reads for the owned twin, and rejects what it rejects.
+
+use core::fmt;
+
+use serde::de::{Deserialize, Deserializer, Error, SeqAccess, Visitor};
+use serde::{Serialize, Serializer};
+
+/// An arena value that can be compared with its owned twin (`&str` with `String`, `&[T]` with
+/// `Vec<T>` ...).
+pub trait SameAs<Owned: ?Sized> {
+    /// Whether `self` holds the same data as `owned`.
+    fn same_as(&self, owned: &Owned) -> bool;
+}
+
+macro_rules! same_as_eq {
+    ($($ty:ty),* $(,)?) => {$(
+        impl SameAs<$ty> for $ty {
+            fn same_as(&self, owned: &$ty) -> bool {
+                self == owned
+            }
+        }
+    )*};
+}
+
+same_as_eq!(
+    bool,
+    char,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    ()
+);
+
+macro_rules! same_as_float {
+    ($($ty:ty),*) => {$(
+        impl SameAs<$ty> for $ty {
+            fn same_as(&self, owned: &$ty) -> bool {
+                self.to_bits() == owned.to_bits() || (self.is_nan() && owned.is_nan())
+            }
+        }
+    )*};
+}
+
+same_as_float!(f32, f64);
+
+impl SameAs<String> for &str {
+    fn same_as(&self, owned: &String) -> bool {
+        *self == owned
+    }
+}
+
+impl<'bump> SameAs<String> for bumpalo::collections::String<'bump> {
+    fn same_as(&self, owned: &String) -> bool {
+        self.as_str() == owned
+    }
+}
+
+impl<T: SameAs<O>, O> SameAs<Vec<O>> for &[T] {
+    fn same_as(&self, owned: &Vec<O>) -> bool {
+        self.len() == owned.len() && self.iter().zip(owned).all(|(a, o)| a.same_as(o))
+    }
+}
+
+impl<T: SameAs<O>, O> SameAs<Vec<O>> for bumpalo::collections::Vec<'_, T> {
+    fn same_as(&self, owned: &Vec<O>) -> bool {
+        self.as_slice().same_as(owned)
+    }
+}
+
+impl<T: SameAs<O>, O> SameAs<Box<O>> for &T {
+    fn same_as(&self, owned: &Box<O>) -> bool {
+        (**self).same_as(&**owned)
+    }
+}
+
+impl<T: SameAs<O>, O, const N: usize> SameAs<[O; N]> for [T; N] {
+    fn same_as(&self, owned: &[O; N]) -> bool {
+        self.iter().zip(owned).all(|(a, o)| a.same_as(o))
+    }
+}
+
+impl<T: SameAs<O>, O> SameAs<Option<O>> for Option<T> {
+    fn same_as(&self, owned: &Option<O>) -> bool {
+        match (self, owned) {
+            (Some(a), Some(o)) => a.same_as(o),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl<A: SameAs<OA>, B: SameAs<OB>, OA, OB> SameAs<(OA, OB)> for (A, B) {
+    fn same_as(&self, owned: &(OA, OB)) -> bool {
+        self.0.same_as(&owned.0) && self.1.same_as(&owned.1)
+    }
+}
+
+impl<A: SameAs<OA>, B: SameAs<OB>, C: SameAs<OC>, OA, OB, OC> SameAs<(OA, OB, OC)> for (A, B, C) {
+    fn same_as(&self, owned: &(OA, OB, OC)) -> bool {
+        self.0.same_as(&owned.0) && self.1.same_as(&owned.1) && self.2.same_as(&owned.2)
+    }
+}
+
+impl<T: SameAs<O>, O> SameAs<Bytes<O>> for &[T] {
+    fn same_as(&self, owned: &Bytes<O>) -> bool {
+        self.same_as(&owned.0)
+    }
+}
+
+impl<K: SameAs<OK>, V: SameAs<OV>, OK, OV> SameAs<Pairs<OK, OV>> for &[(K, V)] {
+    fn same_as(&self, owned: &Pairs<OK, OV>) -> bool {
+        self.same_as(&owned.0)
+    }
+}
+
+/// The owned twin of `&'bump [u8]`: written as a sequence, read from serde bytes or a
+/// sequence, as the arena slice reads it (serde's `Vec<u8>` reads only a sequence).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bytes<T>(pub Vec<T>);
+
+impl<T: Serialize> Serialize for Bytes<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Bytes<u8> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct BytesVisitor;
+        impl<'de> Visitor<'de> for BytesVisitor {
+            type Value = Bytes<u8>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a byte array")
+            }
+            fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Bytes<u8>, E> {
+                Ok(Bytes(v.to_vec()))
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Bytes<u8>, S::Error> {
+                let mut out = Vec::new();
+                while let Some(b) = seq.next_element()? {
+                    out.push(b);
+                }
+                Ok(Bytes(out))
+            }
+        }
+        deserializer.deserialize_bytes(BytesVisitor)
+    }
+}
+
+/// The owned twin of `&'bump [(K, V)]`: written as a map, read from a map or a sequence of
+/// pairs, as the arena slice reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pairs<K, V>(pub Vec<(K, V)>);
+
+impl<K: Serialize, V: Serialize> Serialize for Pairs<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Pairs<K, V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PairsVisitor<K, V>(core::marker::PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for PairsVisitor<K, V> {
+            type Value = Pairs<K, V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map or a sequence of pairs")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    out.push(entry);
+                }
+                Ok(Pairs(out))
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = seq.next_element()? {
+                    out.push(entry);
+                }
+                Ok(Pairs(out))
+            }
+        }
+        deserializer.deserialize_map(PairsVisitor(core::marker::PhantomData))
+    }
+}
+
+impl proptest::arbitrary::Arbitrary for Bytes<u8> {
+    type Parameters = ();
+    type Strategy = proptest::strategy::Map<
+        proptest::collection::VecStrategy<proptest::num::u8::Any>,
+        fn(Vec<u8>) -> Self,
+    >;
+
+    fn arbitrary_with((): ()) -> Self::Strategy {
+        use proptest::strategy::Strategy as _;
+        proptest::collection::vec(proptest::num::u8::ANY, 0..16).prop_map(Bytes)
+    }
+}
+
+impl<K, V> proptest::arbitrary::Arbitrary for Pairs<K, V>
+where
+    K: proptest::arbitrary::Arbitrary + fmt::Debug + 'static,
+    V: proptest::arbitrary::Arbitrary + fmt::Debug + 'static,
+{
+    type Parameters = ();
+    type Strategy = proptest::strategy::BoxedStrategy<Self>;
+
+    fn arbitrary_with((): ()) -> Self::Strategy {
+        use proptest::strategy::Strategy as _;
+        proptest::collection::vec(proptest::arbitrary::any::<(K, V)>(), 0..6)
+            .prop_map(Pairs)
+            .boxed()
+    }
+}
+
+/// What one input gave with serde_derive (the twin) and with the derive (the arena type).
+#[derive(Debug)]
+pub enum Outcome {
+    /// Both read a value, and the values are the same.
+    SameValue,
+    /// Both failed, with these messages (serde's first).
+    BothFailed(String, String),
+}
+
+/// Compares the two results of reading one input: both values and equal, or both errors.
+///
+/// # Panics
+///
+/// When they disagree: one reads what the other rejects, or the values differ.
+pub fn compare<A: SameAs<O> + fmt::Debug, O: fmt::Debug>(
+    context: &dyn fmt::Display,
+    owned: Result<O, String>,
+    arena: Result<A, String>,
+) -> Outcome {
+    match (owned, arena) {
+        (Ok(o), Ok(a)) => {
+            assert!(
+                a.same_as(&o),
+                "{context}: values differ\n serde: {o:?}\n arena: {a:?}"
+            );
+            Outcome::SameValue
+        }
+        (Err(o), Err(a)) => Outcome::BothFailed(o, a),
+        (Ok(o), Err(a)) => panic!("{context}: serde read {o:?}, the derive failed: {a}"),
+        (Err(o), Ok(a)) => panic!("{context}: serde failed ({o}), the derive read {a:?}"),
+    }
+}
+
+/// Runs `$owned` (a value of the twin) through every format and both arenas: serialize with
+/// serde, read back with serde_derive into the twin and with the derive into `$arena_ty`
+/// (written with `'_`), and [`compare`]. Error messages must be equal too.
+#[macro_export]
+macro_rules! differential {
+    ($arena_ty:ty, $owned_ty:ty, $owned:expr) => {{
+        let value: &$owned_ty = $owned;
+        for format in $crate::Format::ALL {
+            let bytes = format.to_bytes(value);
+            $crate::differential!(@bytes format, $arena_ty, $owned_ty, &bytes, true);
+        }
+    }};
+    (@bytes $format:expr, $arena_ty:ty, $owned_ty:ty, $bytes:expr, $same_errors:expr) => {{
+        let format: $crate::Format = $format;
+        $crate::with_each_arena!(|arena| {
+            let owned = format.decode_owned::<$owned_ty>($bytes);
+            let read: Result<$arena_ty, String> = format.decode_in(arena, $bytes);
+            let context = format!("{format} {} {:02x?}", stringify!($arena_ty), $bytes);
+            if let $crate::derive_support::Outcome::BothFailed(o, a) =
+                $crate::derive_support::compare(&context, owned, read)
+            {
+                if $same_errors {
+                    assert_eq!(o.replace("Owned", ""), a, "{context}: different errors");
+                }
+            }
+        });
+    }};
+}
+
+/// Declares an arena type and its owned twin from one definition (the same attributes on
+/// both), the field-by-field comparison, and a proptest strategy for the twin.
+///
+/// Each field is `name: ArenaType => OwnedType`.
+#[macro_export]
+macro_rules! twins {
+    (
+        $(#[$attr:meta])*
+        struct $arena:ident<$lt:lifetime> / $owned:ident {
+            $( $(#[$fattr:meta])* $field:ident : $aty:ty => $oty:ty ),+ $(,)?
+        }
+    ) => {
+        #[derive(arena_core::ArenaDeserialize, Debug)]
+        $(#[$attr])*
+        #[allow(dead_code)]
+        struct $arena<$lt> { $( $(#[$fattr])* $field: $aty ),+ }
+
+        #[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+        $(#[$attr])*
+        struct $owned { $( $(#[$fattr])* $field: $oty ),+ }
+
+        impl $crate::derive_support::SameAs<$owned> for $arena<'_> {
+            fn same_as(&self, owned: &$owned) -> bool {
+                true $(&& $crate::derive_support::SameAs::same_as(&self.$field, &owned.$field))+
+            }
+        }
+
+        impl proptest::arbitrary::Arbitrary for $owned {
+            type Parameters = ();
+            type Strategy = proptest::strategy::BoxedStrategy<Self>;
+
+            fn arbitrary_with((): ()) -> Self::Strategy {
+                use proptest::strategy::Strategy as _;
+                ($(proptest::arbitrary::any::<$oty>(),)+)
+                    .prop_map(|($($field,)+)| $owned { $($field),+ })
+                    .boxed()
+            }
+        }
+    };
+}

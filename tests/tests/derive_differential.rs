@@ -1,0 +1,679 @@
+//! The proof of `#[derive(ArenaDeserialize)]`: for every type below, values of the owned twin
+//! (deriving serde's `Serialize + Deserialize` with the same attributes) are generated with
+//! proptest, serialized with serde to JSON, postcard, bincode 2, MessagePack (compact and with
+//! struct maps) and CBOR, and read back both by serde_derive (into the twin) and by the derive
+//! (into the arena type, on bumpalo and bump-scope). Both must read the same value, or both
+//! fail with the same message. Then the same with corrupted bytes.
+
+use arena_core::ArenaDeserialize;
+use arena_tests::derive_support::{Bytes, Pairs, SameAs};
+use arena_tests::{differential, twins};
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+
+twins! {
+    struct Plain<'bump> / OwnedPlain {
+        name: &'bump str => String,
+        count: u32 => u32,
+        flag: bool => bool,
+        ratio: f64 => f64,
+        letter: char => char,
+        nick: Option<&'bump str> => Option<String>,
+        list: &'bump [i64] => Vec<i64>,
+        wide: (i128, u8) => (i128, u8),
+    }
+}
+
+twins! {
+    struct Nested<'bump> / OwnedNested {
+        head: Plain<'bump> => OwnedPlain,
+        items: &'bump [Plain<'bump>] => Vec<OwnedPlain>,
+        grid: [u16; 3] => [u16; 3],
+        deep: Option<&'bump [&'bump [&'bump str]]> => Option<Vec<Vec<String>>>,
+    }
+}
+
+twins! {
+    #[serde(rename = "Renamed", rename_all = "camelCase")]
+    struct Camel<'bump> / OwnedCamel {
+        first_name: &'bump str => String,
+        last_seen_at: u64 => u64,
+        #[serde(rename = "ID")]
+        user_id: u32 => u32,
+    }
+}
+
+twins! {
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    struct Screaming<'bump> / OwnedScreaming {
+        first_name: &'bump str => String,
+        zip_code: u16 => u16,
+    }
+}
+
+twins! {
+    #[serde(rename_all = "kebab-case")]
+    struct Kebab<'bump> / OwnedKebab {
+        first_name: &'bump str => String,
+        zip_code: u16 => u16,
+    }
+}
+
+twins! {
+    #[serde(rename_all = "SCREAMING-KEBAB-CASE")]
+    struct ScreamingKebab<'bump> / OwnedScreamingKebab {
+        first_name: &'bump str => String,
+        zip_code: u16 => u16,
+    }
+}
+
+twins! {
+    #[serde(rename_all = "PascalCase")]
+    struct Pascal<'bump> / OwnedPascal {
+        first_name: &'bump str => String,
+        zip_code: u16 => u16,
+    }
+}
+
+twins! {
+    #[serde(rename_all = "UPPERCASE")]
+    struct Upper<'bump> / OwnedUpper {
+        first_name: &'bump str => String,
+        #[serde(rename = "keep")]
+        zip_code: u16 => u16,
+    }
+}
+
+twins! {
+    #[serde(rename_all(deserialize = "lowercase", serialize = "lowercase"))]
+    struct Lower<'bump> / OwnedLower {
+        first_name: &'bump str => String,
+        r#type: u8 => u8,
+    }
+}
+
+twins! {
+    struct Aliased<'bump> / OwnedAliased {
+        #[serde(alias = "n", alias = "nom")]
+        name: &'bump str => String,
+        #[serde(rename = "v", alias = "value")]
+        val: i32 => i32,
+    }
+}
+
+twins! {
+    #[serde(deny_unknown_fields)]
+    struct Strict<'bump> / OwnedStrict {
+        name: &'bump str => String,
+        #[serde(alias = "number")]
+        num: u8 => u8,
+    }
+}
+
+fn seven() -> u32 {
+    7
+}
+
+twins! {
+    struct Defaults<'bump> / OwnedDefaults {
+        #[serde(default)]
+        count: u8 => u8,
+        #[serde(default = "seven")]
+        seven: u32 => u32,
+        #[serde(default)]
+        text: &'bump str => String,
+        maybe: Option<u8> => Option<u8>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        often_missing: Option<&'bump str> => Option<String>,
+    }
+}
+
+twins! {
+    #[derive(Default)]
+    #[serde(default)]
+    struct ContainerDefault<'bump> / OwnedContainerDefault {
+        name: &'bump str => String,
+        count: u16 => u16,
+        list: &'bump [u16] => Vec<u16>,
+    }
+}
+
+twins! {
+    struct Skips<'bump> / OwnedSkips {
+        #[serde(skip)]
+        skipped: u8 => u8,
+        name: &'bump str => String,
+        #[serde(skip_deserializing)]
+        read_never: u16 => u16,
+        #[serde(skip_serializing)]
+        written_never: Option<u8> => Option<u8>,
+        #[serde(skip_deserializing, default = "seven")]
+        seven: u32 => u32,
+    }
+}
+
+twins! {
+    struct Binary<'bump> / OwnedBinary {
+        data: &'bump [u8] => Bytes<u8>,
+        pairs: &'bump [(u16, &'bump str)] => Pairs<u16, String>,
+        text: &'bump str => String,
+    }
+}
+
+twins! {
+    #[serde(expecting = "a point in the plane")]
+    struct Point<'bump> / OwnedPoint {
+        x: i32 => i32,
+        y: i32 => i32,
+        label: &'bump str => String,
+    }
+}
+
+/// Only scalars: no lifetime, the impl works with every arena.
+#[derive(ArenaDeserialize, Debug, Serialize, Deserialize, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Scalars {
+    a: u8,
+    b: i64,
+    c: bool,
+}
+
+impl SameAs<Scalars> for Scalars {
+    fn same_as(&self, owned: &Scalars) -> bool {
+        self == owned
+    }
+}
+
+fn scalars() -> impl Strategy<Value = Scalars> {
+    (any::<u8>(), any::<i64>(), any::<bool>()).prop_map(|(a, b, c)| Scalars { a, b, c })
+}
+
+/// A tuple struct, a newtype struct and a unit struct.
+#[derive(ArenaDeserialize, Debug)]
+struct Pair<'bump>(u8, &'bump str);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedPair(u8, String);
+
+impl SameAs<OwnedPair> for Pair<'_> {
+    fn same_as(&self, o: &OwnedPair) -> bool {
+        self.0 == o.0 && self.1 == o.1
+    }
+}
+
+#[derive(ArenaDeserialize, Debug)]
+struct Newtype<'bump>(&'bump [u32]);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedNewtype(Vec<u32>);
+
+impl SameAs<OwnedNewtype> for Newtype<'_> {
+    fn same_as(&self, o: &OwnedNewtype) -> bool {
+        self.0.same_as(&o.0)
+    }
+}
+
+#[derive(ArenaDeserialize, Debug, Serialize, Deserialize, Clone, PartialEq)]
+struct Unit;
+
+impl SameAs<Unit> for Unit {
+    fn same_as(&self, _: &Unit) -> bool {
+        true
+    }
+}
+
+/// A tuple struct with a skipped field and defaults.
+#[derive(ArenaDeserialize, Debug)]
+struct TupleSkip<'bump>(u8, #[serde(skip)] u8, &'bump str, #[serde(default)] u16);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedTupleSkip(u8, #[serde(skip)] u8, String, #[serde(default)] u16);
+
+impl SameAs<OwnedTupleSkip> for TupleSkip<'_> {
+    fn same_as(&self, o: &OwnedTupleSkip) -> bool {
+        self.0 == o.0 && self.1 == o.1 && self.2 == o.2 && self.3 == o.3
+    }
+}
+
+/// `transparent` with a skipped field.
+#[derive(ArenaDeserialize, Debug)]
+#[serde(transparent)]
+struct Transparent<'bump> {
+    inner: &'bump [&'bump str],
+    #[serde(skip)]
+    extra: u8,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(transparent)]
+struct OwnedTransparent {
+    inner: Vec<String>,
+    #[serde(skip)]
+    extra: u8,
+}
+
+impl SameAs<OwnedTransparent> for Transparent<'_> {
+    fn same_as(&self, o: &OwnedTransparent) -> bool {
+        self.inner.same_as(&o.inner) && self.extra == o.extra
+    }
+}
+
+/// Generic type parameters, a const generic and bounds.
+#[derive(ArenaDeserialize, Debug)]
+struct Generic<'bump, T: Copy, const N: usize> {
+    fixed: [T; N],
+    rest: &'bump [T],
+}
+
+/// The twin fixes `N = 2`: serde derives `Deserialize` for arrays of a known length only.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedGeneric<T> {
+    fixed: [T; 2],
+    rest: Vec<T>,
+}
+
+impl<T: Copy + SameAs<T>> SameAs<OwnedGeneric<T>> for Generic<'_, T, 2> {
+    fn same_as(&self, o: &OwnedGeneric<T>) -> bool {
+        self.fixed.same_as(&o.fixed) && self.rest.same_as(&o.rest)
+    }
+}
+
+/// Every variant shape, renamed variants and fields, aliases, and an `other` variant.
+#[derive(ArenaDeserialize, Debug)]
+#[serde(rename_all = "snake_case", rename_all_fields = "camelCase")]
+enum Shape<'bump> {
+    Empty,
+    #[serde(rename = "circle", alias = "round")]
+    Circle(f64),
+    Rect(u32, u32),
+    Labelled {
+        label_text: &'bump str,
+        #[serde(default)]
+        side_count: u8,
+    },
+    #[serde(rename_all = "UPPERCASE")]
+    Polygon {
+        corner_points: &'bump [[i16; 2]],
+    },
+    Nested(Option<&'bump Shape<'bump>>),
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "snake_case", rename_all_fields = "camelCase")]
+enum OwnedShape {
+    Empty,
+    #[serde(rename = "circle", alias = "round")]
+    Circle(f64),
+    Rect(u32, u32),
+    Labelled {
+        label_text: String,
+        #[serde(default)]
+        side_count: u8,
+    },
+    #[serde(rename_all = "UPPERCASE")]
+    Polygon {
+        corner_points: Vec<[i16; 2]>,
+    },
+    Nested(Option<Box<OwnedShape>>),
+}
+
+impl SameAs<OwnedShape> for Shape<'_> {
+    fn same_as(&self, o: &OwnedShape) -> bool {
+        match (self, o) {
+            (Shape::Empty, OwnedShape::Empty) => true,
+            (Shape::Circle(a), OwnedShape::Circle(b)) => a.same_as(b),
+            (Shape::Rect(a, b), OwnedShape::Rect(c, d)) => a == c && b == d,
+            (
+                Shape::Labelled {
+                    label_text,
+                    side_count,
+                },
+                OwnedShape::Labelled {
+                    label_text: t,
+                    side_count: c,
+                },
+            ) => label_text.same_as(t) && side_count == c,
+            (Shape::Polygon { corner_points }, OwnedShape::Polygon { corner_points: c }) => {
+                corner_points.same_as(c)
+            }
+            (Shape::Nested(a), OwnedShape::Nested(b)) => a.same_as(b),
+            _ => false,
+        }
+    }
+}
+
+fn shape() -> impl Strategy<Value = OwnedShape> {
+    let leaf = prop_oneof![
+        Just(OwnedShape::Empty),
+        any::<f64>().prop_map(OwnedShape::Circle),
+        any::<(u32, u32)>().prop_map(|(a, b)| OwnedShape::Rect(a, b)),
+        (any::<String>(), any::<u8>()).prop_map(|(label_text, side_count)| {
+            OwnedShape::Labelled {
+                label_text,
+                side_count,
+            }
+        }),
+        any::<Vec<[i16; 2]>>().prop_map(|corner_points| OwnedShape::Polygon { corner_points }),
+        Just(OwnedShape::Nested(None)),
+    ];
+    leaf.prop_recursive(3, 8, 1, |inner| {
+        inner.prop_map(|s| OwnedShape::Nested(Some(Box::new(s))))
+    })
+}
+
+/// `other`, and variants skipped when reading.
+#[derive(ArenaDeserialize, Debug)]
+enum Status {
+    Active,
+    #[serde(skip_deserializing)]
+    #[allow(dead_code)]
+    Retired,
+    #[serde(alias = "Paused")]
+    Idle,
+    #[serde(other)]
+    Unknown,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+enum OwnedStatus {
+    Active,
+    #[serde(skip_deserializing)]
+    Retired,
+    #[serde(alias = "Paused")]
+    Idle,
+    #[serde(other)]
+    Unknown,
+}
+
+impl SameAs<OwnedStatus> for Status {
+    fn same_as(&self, o: &OwnedStatus) -> bool {
+        matches!(
+            (self, o),
+            (Status::Active, OwnedStatus::Active)
+                | (Status::Retired, OwnedStatus::Retired)
+                | (Status::Idle, OwnedStatus::Idle)
+                | (Status::Unknown, OwnedStatus::Unknown)
+        )
+    }
+}
+
+fn status() -> impl Strategy<Value = OwnedStatus> {
+    prop_oneof![
+        Just(OwnedStatus::Active),
+        Just(OwnedStatus::Retired),
+        Just(OwnedStatus::Idle),
+        Just(OwnedStatus::Unknown),
+    ]
+}
+
+/// A generic enum over two type parameters, with a skipped variant.
+#[derive(ArenaDeserialize, Debug)]
+enum Either<'bump, L, R> {
+    Left(L),
+    Right(R),
+    Both {
+        left: L,
+        right: &'bump [R],
+    },
+    #[serde(skip)]
+    #[allow(dead_code)]
+    Neither,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+enum OwnedEither<L, R> {
+    Left(L),
+    Right(R),
+    Both {
+        left: L,
+        right: Vec<R>,
+    },
+    #[serde(skip)]
+    #[allow(dead_code)]
+    Neither,
+}
+
+impl<L: SameAs<OL>, R: SameAs<OR>, OL, OR> SameAs<OwnedEither<OL, OR>> for Either<'_, L, R> {
+    fn same_as(&self, o: &OwnedEither<OL, OR>) -> bool {
+        match (self, o) {
+            (Either::Left(a), OwnedEither::Left(b)) => a.same_as(b),
+            (Either::Right(a), OwnedEither::Right(b)) => a.same_as(b),
+            (Either::Both { left, right }, OwnedEither::Both { left: l, right: r }) => {
+                left.same_as(l) && right.same_as(r)
+            }
+            (Either::Neither, OwnedEither::Neither) => true,
+            _ => false,
+        }
+    }
+}
+
+fn either() -> impl Strategy<Value = OwnedEither<u8, String>> {
+    prop_oneof![
+        any::<u8>().prop_map(OwnedEither::Left),
+        any::<String>().prop_map(OwnedEither::Right),
+        (any::<u8>(), any::<Vec<String>>())
+            .prop_map(|(left, right)| OwnedEither::Both { left, right }),
+    ]
+}
+
+/// Attributes read from `#[arena(...)]`, the twin with the same keys in `#[serde(...)]`.
+#[derive(ArenaDeserialize, Debug)]
+#[arena(rename_all = "camelCase", deny_unknown_fields)]
+struct ArenaNamespace<'bump> {
+    #[arena(alias = "n")]
+    user_name: &'bump str,
+    #[arena(default)]
+    login_count: u32,
+    #[arena(skip)]
+    cache: u8,
+    #[arena(borrow)]
+    motto: Option<&'bump str>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OwnedArenaNamespace {
+    #[serde(alias = "n")]
+    user_name: String,
+    #[serde(default)]
+    login_count: u32,
+    #[serde(skip)]
+    cache: u8,
+    motto: Option<String>,
+}
+
+impl SameAs<OwnedArenaNamespace> for ArenaNamespace<'_> {
+    fn same_as(&self, o: &OwnedArenaNamespace) -> bool {
+        self.user_name == o.user_name
+            && self.login_count == o.login_count
+            && self.cache == o.cache
+            && self.motto.same_as(&o.motto)
+    }
+}
+
+/// `deserialize_with` and `with`, generic over the arena; the twin uses the owned equivalents.
+#[derive(ArenaDeserialize, Debug)]
+struct WithFns<'bump> {
+    #[arena(deserialize_with = "arena_upper")]
+    #[serde(serialize_with = "ignored_by_the_derive")]
+    shout: &'bump str,
+    #[arena(with = "arena_doubled")]
+    twice: u32,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedWithFns {
+    #[serde(deserialize_with = "owned_upper")]
+    shout: String,
+    #[serde(deserialize_with = "owned_doubled")]
+    twice: u32,
+}
+
+impl SameAs<OwnedWithFns> for WithFns<'_> {
+    fn same_as(&self, o: &OwnedWithFns) -> bool {
+        self.shout == o.shout && self.twice == o.twice
+    }
+}
+
+#[allow(dead_code)]
+fn ignored_by_the_derive<S: serde::Serializer>(_: &&str, _: S) -> Result<S::Ok, S::Error> {
+    unreachable!("never serialized")
+}
+
+fn arena_upper<'de, 'bump, D, A>(deserializer: D, arena: &'bump A) -> Result<&'bump str, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    A: arena_core::BumpAllocator + ?Sized,
+{
+    let s: &str =
+        serde::de::DeserializeSeed::deserialize(arena_core::ArenaSeed::new(arena), deserializer)?;
+    arena
+        .try_alloc_str(&s.to_uppercase())
+        .map_err(serde::de::Error::custom)
+}
+
+fn owned_upper<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    String::deserialize(deserializer).map(|s| s.to_uppercase())
+}
+
+mod arena_doubled {
+    pub fn deserialize<'de, 'bump, D, A>(deserializer: D, _arena: &'bump A) -> Result<u32, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        A: ?Sized,
+    {
+        <u32 as serde::Deserialize>::deserialize(deserializer).map(|v| v.wrapping_mul(2))
+    }
+}
+
+fn owned_doubled<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    u32::deserialize(deserializer).map(|v| v.wrapping_mul(2))
+}
+
+/// A container `default = "path"`, and `crate = "..."` through a re-export.
+mod reexport {
+    pub use arena_core as core_again;
+}
+
+#[derive(ArenaDeserialize, Debug)]
+#[arena(crate = "reexport::core_again", default = "Config::fallback")]
+struct Config<'bump> {
+    host: &'bump str,
+    port: u16,
+}
+
+impl Config<'_> {
+    fn fallback() -> Self {
+        Config {
+            host: "localhost",
+            port: 80,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(default = "OwnedConfig::fallback")]
+struct OwnedConfig {
+    host: String,
+    port: u16,
+}
+
+impl OwnedConfig {
+    fn fallback() -> Self {
+        OwnedConfig {
+            host: "localhost".into(),
+            port: 80,
+        }
+    }
+}
+
+impl SameAs<OwnedConfig> for Config<'_> {
+    fn same_as(&self, o: &OwnedConfig) -> bool {
+        self.host == o.host && self.port == o.port
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn plain(v in any::<OwnedPlain>()) { differential!(Plain<'_>, OwnedPlain, &v) }
+    #[test]
+    fn nested(v in any::<OwnedNested>()) { differential!(Nested<'_>, OwnedNested, &v) }
+    #[test]
+    fn camel(v in any::<OwnedCamel>()) { differential!(Camel<'_>, OwnedCamel, &v) }
+    #[test]
+    fn screaming(v in any::<OwnedScreaming>()) { differential!(Screaming<'_>, OwnedScreaming, &v) }
+    #[test]
+    fn kebab(v in any::<OwnedKebab>()) { differential!(Kebab<'_>, OwnedKebab, &v) }
+    #[test]
+    fn screaming_kebab(v in any::<OwnedScreamingKebab>()) {
+        differential!(ScreamingKebab<'_>, OwnedScreamingKebab, &v)
+    }
+    #[test]
+    fn pascal(v in any::<OwnedPascal>()) { differential!(Pascal<'_>, OwnedPascal, &v) }
+    #[test]
+    fn upper(v in any::<OwnedUpper>()) { differential!(Upper<'_>, OwnedUpper, &v) }
+    #[test]
+    fn lower(v in any::<OwnedLower>()) { differential!(Lower<'_>, OwnedLower, &v) }
+    #[test]
+    fn aliased(v in any::<OwnedAliased>()) { differential!(Aliased<'_>, OwnedAliased, &v) }
+    #[test]
+    fn strict(v in any::<OwnedStrict>()) { differential!(Strict<'_>, OwnedStrict, &v) }
+    #[test]
+    fn defaults(v in any::<OwnedDefaults>()) { differential!(Defaults<'_>, OwnedDefaults, &v) }
+    #[test]
+    fn container_default(v in any::<OwnedContainerDefault>()) {
+        differential!(ContainerDefault<'_>, OwnedContainerDefault, &v)
+    }
+    #[test]
+    fn skips(v in any::<OwnedSkips>()) { differential!(Skips<'_>, OwnedSkips, &v) }
+    #[test]
+    fn binary(v in any::<OwnedBinary>()) { differential!(Binary<'_>, OwnedBinary, &v) }
+    #[test]
+    fn point(v in any::<OwnedPoint>()) { differential!(Point<'_>, OwnedPoint, &v) }
+    #[test]
+    fn scalars_any_arena(v in scalars()) { differential!(Scalars, Scalars, &v) }
+    #[test]
+    fn pair(a in any::<u8>(), b in any::<String>()) {
+        differential!(Pair<'_>, OwnedPair, &OwnedPair(a, b))
+    }
+    #[test]
+    fn newtype(v in any::<Vec<u32>>()) { differential!(Newtype<'_>, OwnedNewtype, &OwnedNewtype(v)) }
+    #[test]
+    fn tuple_skip(a in any::<u8>(), s in any::<String>(), d in any::<u16>()) {
+        differential!(TupleSkip<'_>, OwnedTupleSkip, &OwnedTupleSkip(a, 0, s, d))
+    }
+    #[test]
+    fn transparent(v in any::<Vec<String>>()) {
+        differential!(Transparent<'_>, OwnedTransparent, &OwnedTransparent { inner: v, extra: 0 })
+    }
+    #[test]
+    fn generic(fixed in any::<[u16; 2]>(), rest in any::<Vec<u16>>()) {
+        differential!(Generic<'_, u16, 2>, OwnedGeneric<u16>, &OwnedGeneric { fixed, rest })
+    }
+    #[test]
+    fn shapes(v in shape()) { differential!(Shape<'_>, OwnedShape, &v) }
+    #[test]
+    fn statuses(v in status()) { differential!(Status, OwnedStatus, &v) }
+    #[test]
+    fn eithers(v in either()) { differential!(Either<'_, u8, &str>, OwnedEither<u8, String>, &v) }
+    #[test]
+    fn arena_namespace(user_name in any::<String>(), login_count in any::<u32>(), motto in any::<Option<String>>()) {
+        let v = OwnedArenaNamespace { user_name, login_count, cache: 0, motto };
+        differential!(ArenaNamespace<'_>, OwnedArenaNamespace, &v)
+    }
+    #[test]
+    fn with_fns(shout in any::<String>(), twice in any::<u32>()) {
+        differential!(WithFns<'_>, OwnedWithFns, &OwnedWithFns { shout, twice })
+    }
+    #[test]
+    fn config(host in any::<String>(), port in any::<u16>()) {
+        differential!(Config<'_>, OwnedConfig, &OwnedConfig { host, port })
+    }
+}
+
+#[test]
+fn unit_struct() {
+    differential!(Unit, Unit, &Unit);
+}
