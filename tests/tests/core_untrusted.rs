@@ -1,0 +1,197 @@
+//! Untrusted-input cases that concern the arenas themselves: over-aligned values, absurd
+//! allocation sizes, a base allocator that fails, and a panic in user code.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::ptr::NonNull;
+use std::rc::Rc;
+
+use arena_core::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
+use arena_tests::{Format, with_each_arena};
+
+/// A value that must sit on a 4096-byte boundary.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(align(4096))]
+struct Page(u32);
+
+impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Page {
+    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
+        arena: &'bump A,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        u32::deserialize_in(arena, d).map(Page)
+    }
+}
+
+#[test]
+fn over_aligned_values_after_odd_sized_allocations() {
+    let bytes = Format::Postcard.to_bytes(&vec![1u32, 2, 3]);
+    let one = Format::Postcard.to_bytes(&7u32);
+    with_each_arena!(|arena| {
+        for odd in [1usize, 3, 7, 4095, 4097] {
+            BumpAllocator::try_alloc_bytes(arena, &vec![0xAB; odd]).unwrap();
+            let pages: &[Page] = Format::Postcard.decode_in(arena, &bytes).unwrap();
+            assert_eq!(pages, [Page(1), Page(2), Page(3)]);
+            assert_eq!(pages.as_ptr() as usize % 4096, 0, "slice after {odd} bytes");
+            let page: &Page = Format::Postcard.decode_in(arena, &one).unwrap();
+            assert_eq!(
+                std::ptr::from_ref(page) as usize % 4096,
+                0,
+                "&T after {odd} bytes"
+            );
+        }
+    });
+}
+
+#[test]
+fn chunk_sized_and_absurd_allocations() {
+    with_each_arena!(|arena| {
+        // Around common chunk sizes: every byte writable, nothing overlapping.
+        let mut blocks: Vec<&mut [u8]> = Vec::new();
+        for (i, size) in [64 << 10, (64 << 10) + 1, 1 << 20, (1 << 20) + 1, 4 << 20]
+            .into_iter()
+            .enumerate()
+        {
+            let block = BumpAllocatorExt::try_alloc_uninit_slice::<u8>(arena, size).unwrap();
+            let block: &mut [u8] = unsafe_init(block, i as u8);
+            blocks.push(block);
+        }
+        for (i, block) in blocks.iter().enumerate() {
+            assert!(
+                block.iter().all(|&b| b == i as u8),
+                "block {i} was overwritten"
+            );
+        }
+        // Near isize::MAX: an error, never a wrapped pointer or an abort.
+        for size in [
+            isize::MAX as usize - 4096,
+            isize::MAX as usize / 2,
+            usize::MAX / 4,
+        ] {
+            let layout = Layout::from_size_align(size, 8).unwrap();
+            assert!(arena.try_alloc_layout(layout).is_err(), "{size} bytes");
+        }
+        // `len * size_of::<T>()` overflowing is an error before the arena is asked.
+        assert!(BumpAllocatorExt::try_alloc_uninit_slice::<u64>(arena, usize::MAX / 4).is_err());
+        let e = BumpAllocatorExt::try_alloc_uninit_slice::<u64>(arena, usize::MAX).unwrap_err();
+        assert!(e.to_string().contains("overflows"), "{e}");
+    });
+}
+
+/// Fills an uninitialised block with `byte` and returns it initialised.
+fn unsafe_init(block: &mut [std::mem::MaybeUninit<u8>], byte: u8) -> &mut [u8] {
+    for b in block.iter_mut() {
+        b.write(byte);
+    }
+    // SAFETY: every element was just written.
+    unsafe { &mut *(std::ptr::from_mut(block) as *mut [u8]) }
+}
+
+/// A base allocator for bump-scope that fails on its `fail_at`-th call (1-based), and counts
+/// what is live.
+#[derive(Clone, Default)]
+struct FailOnce {
+    calls: Rc<Cell<usize>>,
+    live: Rc<Cell<isize>>,
+    fail_at: usize,
+}
+
+// SAFETY: forwards to `System`, which upholds the contract, except that one call reports failure
+// without allocating.
+unsafe impl bump_scope::alloc::Allocator for FailOnce {
+    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, bump_scope::alloc::AllocError> {
+        self.calls.set(self.calls.get() + 1);
+        if self.calls.get() == self.fail_at || layout.size() == 0 {
+            return Err(bump_scope::alloc::AllocError);
+        }
+        // SAFETY: `layout` has a non-zero size (checked above).
+        let ptr =
+            NonNull::new(unsafe { System.alloc(layout) }).ok_or(bump_scope::alloc::AllocError)?;
+        self.live.set(self.live.get() + 1);
+        Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
+    }
+
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        self.live.set(self.live.get() - 1);
+        // SAFETY: `ptr` was allocated by `System` with `layout` in `allocate`.
+        unsafe { System.dealloc(ptr.as_ptr(), layout) };
+    }
+}
+
+#[test]
+fn a_base_allocator_failing_on_the_nth_call() {
+    let owned: Vec<String> = (0..20_000)
+        .map(|i| format!("a string long enough to need chunks {i}"))
+        .collect();
+    // bincode, not postcard: postcard's `Error::custom` drops the message checked below.
+    let fmt = Format::Bincode;
+    let bytes = fmt.to_bytes(&owned);
+    let small = fmt.to_bytes(&vec!["small".to_owned()]);
+    let mut failures = 0;
+    for fail_at in 1..=30 {
+        let base = FailOnce {
+            fail_at,
+            ..FailOnce::default()
+        };
+        let live = base.live.clone();
+        {
+            let Ok(bump) = bump_scope::Bump::<FailOnce>::try_new_in(base) else {
+                continue;
+            };
+            match fmt.decode_in::<&[&str], _>(&bump, &bytes) {
+                Ok(v) => assert_eq!(v.len(), owned.len()),
+                Err(e) => {
+                    failures += 1;
+                    assert!(
+                        e.contains("the arena ran out of memory"),
+                        "call {fail_at}: {e}"
+                    );
+                    // Rewound, consistent and reusable.
+                    let v: &[&str] = fmt.decode_in(&bump, &small).unwrap();
+                    assert_eq!(v, ["small"]);
+                    let v: &[&str] = fmt.decode_in(&bump, &bytes).unwrap();
+                    assert_eq!(v.len(), owned.len());
+                }
+            }
+        }
+        assert_eq!(live.get(), 0, "call {fail_at}: chunks leaked");
+    }
+    assert!(
+        failures > 3,
+        "the failing calls were never reached ({failures})"
+    );
+}
+
+/// Panics on the element equal to 13.
+struct Fragile(#[allow(dead_code, reason = "only the panic matters")] u8);
+
+impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Fragile {
+    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
+        arena: &'bump A,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        let v = u8::deserialize_in(arena, d)?;
+        assert!(v != 13, "user code panicked");
+        Ok(Fragile(v))
+    }
+}
+
+#[test]
+fn a_panic_in_user_code_leaves_the_arena_usable() {
+    let poison = Format::Json.to_bytes(&vec![vec![vec![1u8, 2], vec![3, 13]]]);
+    with_each_arena!(|arena| {
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            let _: Result<&[&[&[Fragile]]], _> = Format::Json.decode_in(arena, &poison);
+        }));
+        assert!(r.is_err());
+        // The scratch stack was popped on the way out: sequences still come out right.
+        let v: Result<&[&[&[u8]]], _> = Format::Json.decode_in(arena, &poison);
+        assert_eq!(v.unwrap(), [&[&[1u8, 2][..], &[3, 13]][..]]);
+        // The depth count was restored: `[[1]]` needs exactly depth 3 (the call, two sequences).
+        let seed = arena_core::ArenaSeed::<&[&[u8]], _>::new(arena)
+            .with_limits(arena_core::Limits::default().max_depth(3));
+        let nested = Format::Json.decode_seed(seed, b"[[1]]").unwrap();
+        assert_eq!(nested, [&[1u8][..]]);
+    });
+}
