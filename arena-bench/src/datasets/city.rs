@@ -1,0 +1,131 @@
+//! The synthetic city: citizens with names, emails, ages, scores, a few tagged strings each and
+//! optional nicknames; deterministic, from 1 KB to several hundred MB.
+
+use super::Dataset;
+
+crate::model! {
+    /// A city and all its citizens: one document.
+    struct City {
+        name: str,
+        founded: u32,
+        citizens: [Citizen],
+    }
+
+    /// One citizen.
+    struct Citizen {
+        id: u64,
+        name: str,
+        email: str,
+        age: u8,
+        score: f64,
+        tags: [Tag],
+        nickname: (opt str),
+    }
+
+    /// A tagged string.
+    struct Tag {
+        label: str,
+        text: str,
+    }
+}
+
+/// The city dataset.
+#[derive(Debug)]
+pub struct City;
+
+impl Dataset for City {
+    const NAME: &'static str = "city";
+    type Owned = owned::City;
+    type Borrowed<'a> = borrowed::City<'a>;
+    type Multi = multi::City;
+}
+
+/// Average postcard bytes per citizen, measured on generated cities: turns a `--size` into a
+/// number of citizens. The real sizes are reported per format.
+pub const POSTCARD_BYTES_PER_CITIZEN: usize = 72;
+
+/// A small deterministic generator (splitmix64): the same city on every machine and run.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn pick<'t>(&mut self, items: &[&'t str]) -> &'t str {
+        items[usize::try_from(self.below(items.len() as u64)).unwrap_or(0)]
+    }
+}
+
+const SYLLABLES: [&str; 16] = [
+    "ka", "lo", "mi", "ra", "ten", "vo", "sa", "li", "dor", "an", "el", "mar", "is", "ku", "be",
+    "ny",
+];
+const DOMAINS: [&str; 5] = [
+    "example.org",
+    "mail.example.com",
+    "post.example.net",
+    "city.example",
+    "inbox.example.io",
+];
+const LABELS: [&str; 6] = ["job", "street", "hobby", "team", "pet", "school"];
+const WORDS: [&str; 10] = [
+    "harbour", "bakery", "garden", "river", "station", "library", "market", "bridge", "tower",
+    "chess",
+];
+
+fn word(rng: &mut SplitMix, syllables: u64) -> String {
+    let mut s = String::new();
+    for _ in 0..syllables {
+        s.push_str(rng.pick(&SYLLABLES));
+    }
+    s
+}
+
+/// A deterministic city of about `postcard_bytes` bytes in postcard (at least one citizen).
+#[must_use]
+pub fn generate(postcard_bytes: usize) -> owned::City {
+    let count = (postcard_bytes / POSTCARD_BYTES_PER_CITIZEN).max(1);
+    // A fixed seed: the document depends on its size only.
+    let mut rng = SplitMix(0x00C1_7E5E_ED00_0001);
+    let citizens = (0..count as u64)
+        .map(|id| {
+            let syllables = 2 + rng.below(2);
+            let first = word(&mut rng, syllables);
+            let syllables = 2 + rng.below(3);
+            let last = word(&mut rng, syllables);
+            let email = format!("{first}.{last}@{}", rng.pick(&DOMAINS));
+            let tags = (0..rng.below(4))
+                .map(|_| owned::Tag {
+                    label: rng.pick(&LABELS).to_owned(),
+                    text: format!("{} {}", rng.pick(&WORDS), rng.below(1000)),
+                })
+                .collect();
+            // About one citizen in three has a nickname.
+            let nickname = (rng.below(3) == 0).then(|| word(&mut rng, 2));
+            owned::Citizen {
+                id,
+                name: format!("{first} {last}"),
+                email,
+                age: u8::try_from(18 + rng.below(72)).unwrap_or(18),
+                // Two decimals, like a score someone typed; exact in every format.
+                score: f64::from(u32::try_from(rng.below(10_000)).unwrap_or(0)) / 100.0,
+                tags,
+                nickname,
+            }
+        })
+        .collect();
+    owned::City {
+        name: "Arenaville".to_owned(),
+        founded: 1_842,
+        citizens,
+    }
+}

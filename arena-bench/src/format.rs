@@ -1,0 +1,167 @@
+//! The formats: postcard, bincode 2, MessagePack and JSON, each driving a serde seed.
+//!
+//! Every strategy reaches a format through [`Format::decode_seed`], so the owned, in-place,
+//! borrowed and arena strategies all read the same bytes through the same `Deserializer`.
+
+use serde::Serialize;
+use serde::de::DeserializeSeed;
+
+/// A serde format: how a document is written, and how a seed reads it back.
+pub trait Format {
+    /// The name in rows and on the command line.
+    const NAME: &'static str;
+
+    /// Writes `value`.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as text.
+    fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String>;
+
+    /// Reads one document from `input` with `seed`.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as text.
+    fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value, String>;
+}
+
+/// postcard: varint lengths, no field names.
+#[derive(Debug)]
+pub struct Postcard;
+
+impl Format for Postcard {
+    const NAME: &'static str = "postcard";
+
+    fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
+        postcard::to_allocvec(value).map_err(|e| e.to_string())
+    }
+
+    #[inline]
+    fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value, String> {
+        let mut de = postcard::Deserializer::from_bytes(input);
+        seed.deserialize(&mut de).map_err(|e| e.to_string())
+    }
+}
+
+/// bincode 2 (standard configuration: varint integers), through its serde support.
+#[derive(Debug)]
+pub struct Bincode;
+
+impl Format for Bincode {
+    const NAME: &'static str = "bincode";
+
+    fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
+        bincode::serde::encode_to_vec(value, bincode::config::standard()).map_err(|e| e.to_string())
+    }
+
+    #[inline]
+    fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value, String> {
+        bincode::serde::seed_decode_from_slice(seed, input, bincode::config::standard())
+            .map(|(value, _)| value)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// MessagePack (rmp-serde), structs written as maps with their field names, as MessagePack is
+/// used between programs that do not share a schema.
+#[derive(Debug)]
+pub struct MsgPack;
+
+impl Format for MsgPack {
+    const NAME: &'static str = "msgpack";
+
+    fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
+        rmp_serde::to_vec_named(value).map_err(|e| e.to_string())
+    }
+
+    #[inline]
+    fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value, String> {
+        let mut de = rmp_serde::Deserializer::from_read_ref(input);
+        seed.deserialize(&mut de).map_err(|e| e.to_string())
+    }
+}
+
+/// JSON (serde_json), read from bytes.
+#[derive(Debug)]
+pub struct Json;
+
+impl Format for Json {
+    const NAME: &'static str = "json";
+
+    fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
+        serde_json::to_vec(value).map_err(|e| e.to_string())
+    }
+
+    #[inline]
+    fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value, String> {
+        let mut de = serde_json::Deserializer::from_slice(input);
+        let value = seed.deserialize(&mut de).map_err(|e| e.to_string())?;
+        de.end().map_err(|e| e.to_string())?;
+        Ok(value)
+    }
+}
+
+/// Identifies a format at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatId {
+    /// [`Postcard`].
+    Postcard,
+    /// [`Bincode`].
+    Bincode,
+    /// [`MsgPack`].
+    MsgPack,
+    /// [`Json`].
+    Json,
+}
+
+impl FormatId {
+    /// Every format, in report order.
+    pub const ALL: [Self; 4] = [Self::Postcard, Self::Bincode, Self::MsgPack, Self::Json];
+
+    /// The name in rows and on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Postcard => Postcard::NAME,
+            Self::Bincode => Bincode::NAME,
+            Self::MsgPack => MsgPack::NAME,
+            Self::Json => Json::NAME,
+        }
+    }
+
+    /// The format called `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Writes `value` in this format.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as text.
+    pub fn encode<T: Serialize>(self, value: &T) -> Result<Vec<u8>, String> {
+        match self {
+            Self::Postcard => Postcard::encode(value),
+            Self::Bincode => Bincode::encode(value),
+            Self::MsgPack => MsgPack::encode(value),
+            Self::Json => Json::encode(value),
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! arena-bench: one command that compares allocation strategies for serde deserialization,
+//! on real and large data, with time and memory.
+//!
+//! `cargo run --release -p arena-bench` generates a synthetic city, reads the json-benchmark
+//! corpus, writes every document in postcard, bincode 2, MessagePack and JSON, and measures
+//! every strategy on every document: owned types under the system allocator and mimalloc,
+//! serde's `deserialize_in_place`, zero-copy borrowing, `#[derive(ArenaDeserialize)]` into
+//! bump arenas, and multitude's `#[derive(DeserializeIn)]`. Each cell runs in its own child
+//! process (so peak resident memory is per strategy); every result is checked equal to the
+//! owned result before it is timed.
+//!
+//! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
+//! the models and documents, [`format`] the formats, [`strategy`] the strategies,
+//! [`measure`] the generic measurement, [`report`] the outputs and [`run`] the command.
+
+pub mod counting;
+pub mod datasets;
+pub mod format;
+pub mod measure;
+pub mod model;
+pub mod report;
+pub mod run;
+pub mod strategies;
+pub mod strategy;

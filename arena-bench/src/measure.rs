@@ -1,0 +1,239 @@
+//! Measuring one cell (format × dataset × strategy) inside its own child process.
+
+use std::time::Duration;
+
+use crate::counting;
+use crate::datasets::Dataset;
+use crate::format::Format;
+use crate::strategy::{ArenaBytes, Observed, Sample, Strategy};
+
+/// How long and how often a cell is timed.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Time to spend on timed documents, per cell. The number of runs is this budget divided
+    /// by the (cold) time of the check pass, within `min_runs..=max_runs`.
+    pub budget: Duration,
+    /// Fewest timed documents: a median of fewer than 5 says little about the spread.
+    pub min_runs: u32,
+    /// Most timed documents: past this the median no longer moves.
+    pub max_runs: u32,
+    /// Workers deserializing concurrently (`--threads`).
+    pub threads: u32,
+    /// The digest of the owned result, which every strategy must reproduce.
+    pub expect_digest: u64,
+}
+
+/// One row of the report: a strategy on one format and dataset.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    /// Format name.
+    pub format: String,
+    /// Dataset name.
+    pub dataset: String,
+    /// Strategy name.
+    pub strategy: String,
+    /// Size of the document in this format.
+    pub input_bytes: u64,
+    /// Concurrent workers.
+    pub threads: u32,
+    /// Timed documents (rounds, with several threads).
+    pub runs: u32,
+    /// Median deserialization time (with several threads: of the slowest worker per round).
+    pub median_ns: u64,
+    /// 25th percentile of the deserialization time.
+    pub p25_ns: u64,
+    /// 75th percentile of the deserialization time.
+    pub p75_ns: u64,
+    /// Fastest run.
+    pub min_ns: u64,
+    /// Slowest run.
+    pub max_ns: u64,
+    /// Median time of the drop (or arena reset) on its own.
+    pub drop_median_ns: u64,
+    /// Global-allocator `alloc` calls for one document (warm), from the counting pass.
+    pub allocs_per_doc: u64,
+    /// Global-allocator `realloc` calls for one document.
+    pub reallocs_per_doc: u64,
+    /// Global-allocator `dealloc` calls for one document.
+    pub deallocs_per_doc: u64,
+    /// Peak resident memory of the child while timing (VmHWM, reset before timing).
+    pub peak_rss_bytes: u64,
+    /// Resident memory when timing started: the input and the process itself.
+    pub baseline_rss_bytes: u64,
+    /// Live data of the document (arena models): its exactly-sized deep heap footprint.
+    pub live_bytes: Option<u64>,
+    /// The arena after one document, for arena strategies.
+    pub arena: Option<ArenaBytes>,
+    /// Set when the cell could not be measured, saying why; the numbers are then zero.
+    pub error: Option<String>,
+}
+
+/// Reads a field of `/proc/self/status` in bytes (`VmHWM`, `VmRSS`), or 0 off Linux.
+#[must_use]
+pub fn proc_status_bytes(field: &str) -> u64 {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return 0;
+    };
+    status
+        .lines()
+        .find_map(|line| {
+            let rest = line.strip_prefix(field)?.strip_prefix(':')?;
+            let kb: u64 = rest.trim().trim_end_matches("kB").trim().parse().ok()?;
+            Some(kb * 1024)
+        })
+        .unwrap_or(0)
+}
+
+/// Resets the peak resident memory (VmHWM) to the current resident memory (Linux 4.0+).
+fn reset_peak_rss() {
+    // "5" clears the peak RSS; failing (another OS, a restricted /proc) leaves the peak of the
+    // whole child, which still includes the timed documents.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// The `q`-quantile (0..=1) of sorted `values`, by nearest rank.
+#[must_use]
+pub fn quantile(sorted: &[u64], q: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// Measures strategy `S` on `input` (format `F`, dataset `D`): checks its result against the
+/// owned digest, counts its allocator calls on one warm document, then times it.
+///
+/// # Errors
+///
+/// The format's error, or a result that differs from the owned one.
+pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
+    input: &[u8],
+    plan: &Plan,
+) -> Result<Row, String> {
+    // 1. Check: the result must equal the owned result, before anything is timed.
+    let mut state = S::new_state();
+    let mut observed = Observed::default();
+    let first = S::once::<F>(&mut state, input, Some(&mut observed))?;
+    if observed.digest != plan.expect_digest {
+        return Err(format!(
+            "the result differs from the owned result (digest {:016x}, expected {:016x})",
+            observed.digest, plan.expect_digest
+        ));
+    }
+    // 2. Count allocator calls on a warm document, untimed.
+    let (counted, calls) = counting::count(|| S::once::<F>(&mut state, input, None));
+    counted?;
+
+    // How many documents fit the budget, judged from the cold first one.
+    let per_doc = first.decode.max(Duration::from_micros(1));
+    let runs = u32::try_from(plan.budget.as_nanos() / per_doc.as_nanos())
+        .unwrap_or(u32::MAX)
+        .clamp(plan.min_runs, plan.max_runs);
+
+    // 3. Time: one warm state per worker, peak memory from here on.
+    let threads = plan.threads.max(1);
+    let (decode, drops, baseline, peak) = if threads == 1 {
+        reset_peak_rss();
+        let baseline = proc_status_bytes("VmRSS");
+        let mut samples = Vec::with_capacity(runs as usize);
+        for _ in 0..runs {
+            samples.push(S::once::<F>(&mut state, input, None)?);
+        }
+        let peak = proc_status_bytes("VmHWM");
+        let decode = samples.iter().map(|s| nanos(s.decode)).collect();
+        let drops = samples.iter().map(|s| nanos(s.drop)).collect();
+        (decode, drops, baseline, peak)
+    } else {
+        drop(state);
+        time_threads::<F, D, S>(input, runs, threads)?
+    };
+    let mut decode: Vec<u64> = decode;
+    let mut drops: Vec<u64> = drops;
+    decode.sort_unstable();
+    drops.sort_unstable();
+    Ok(Row {
+        format: F::NAME.to_owned(),
+        dataset: D::NAME.to_owned(),
+        input_bytes: input.len() as u64,
+        threads,
+        runs,
+        median_ns: quantile(&decode, 0.5),
+        p25_ns: quantile(&decode, 0.25),
+        p75_ns: quantile(&decode, 0.75),
+        min_ns: decode.first().copied().unwrap_or(0),
+        max_ns: decode.last().copied().unwrap_or(0),
+        drop_median_ns: quantile(&drops, 0.5),
+        allocs_per_doc: calls.allocs,
+        reallocs_per_doc: calls.reallocs,
+        deallocs_per_doc: calls.deallocs,
+        peak_rss_bytes: peak,
+        baseline_rss_bytes: baseline,
+        live_bytes: observed.live_bytes,
+        arena: observed.arena,
+        ..Row::default()
+    })
+}
+
+/// `threads` workers, each with its own copy of the document and its own state, deserialize
+/// `runs` rounds in step (a barrier starts each round); a round takes as long as its slowest
+/// worker.
+fn time_threads<F: Format, D: Dataset, S: Strategy<D>>(
+    input: &[u8],
+    runs: u32,
+    threads: u32,
+) -> Result<(Vec<u64>, Vec<u64>, u64, u64), String> {
+    let copies: Vec<Vec<u8>> = (0..threads).map(|_| input.to_vec()).collect();
+    let barrier = std::sync::Barrier::new(threads as usize);
+    reset_peak_rss();
+    let baseline = proc_status_bytes("VmRSS");
+    let per_worker: Vec<Result<Vec<Sample>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = copies
+            .iter()
+            .map(|copy| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    let mut state = S::new_state();
+                    // One untimed document to warm the worker's state, as on one thread (an
+                    // error here shows again in the timed loop).
+                    let _ = S::once::<F>(&mut state, copy, None);
+                    let mut samples = Vec::with_capacity(runs as usize);
+                    let mut failed = None;
+                    for _ in 0..runs {
+                        // Every worker reaches every barrier, even after an error, so that
+                        // none waits forever.
+                        barrier.wait();
+                        match S::once::<F>(&mut state, copy, None) {
+                            Ok(sample) => samples.push(sample),
+                            Err(e) => failed = Some(e),
+                        }
+                    }
+                    failed.map_or(Ok(samples), Err)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a worker panicked".to_owned()))
+            })
+            .collect()
+    });
+    let peak = proc_status_bytes("VmHWM");
+    let per_worker = per_worker.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let round = |i: usize, f: fn(&Sample) -> Duration| {
+        per_worker
+            .iter()
+            .map(|w| nanos(f(&w[i])))
+            .max()
+            .unwrap_or(0)
+    };
+    let decode = (0..runs as usize).map(|i| round(i, |s| s.decode)).collect();
+    let drops = (0..runs as usize).map(|i| round(i, |s| s.drop)).collect();
+    Ok((decode, drops, baseline, peak))
+}

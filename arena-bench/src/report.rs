@@ -1,0 +1,283 @@
+//! The outputs: the table (terminal and `report.md`), `report.json` and `report.svg`.
+
+use std::fmt::Write as _;
+
+use crate::measure::Row;
+
+/// The strategy every speedup is measured against.
+pub const BASELINE: &str = "owned-system";
+
+/// What the run was: printed above the table and stored in `report.json`.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Meta {
+    /// The command line.
+    pub command: String,
+    /// CPU model, from `/proc/cpuinfo`.
+    pub cpu: String,
+    /// Logical CPUs.
+    pub cpus: usize,
+    /// Concurrent workers per strategy.
+    pub threads: u32,
+    /// Requested size of the synthetic city, in postcard bytes.
+    pub city_bytes: u64,
+    /// Time budget for the timed documents of each cell, in milliseconds.
+    pub budget_ms: u64,
+    /// Wall time of the whole run, in seconds.
+    pub wall_seconds: f64,
+}
+
+/// A row with the figures computed across rows of one run.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ReportRow {
+    /// `{format}/{dataset}/{strategy}`.
+    pub name: String,
+    /// The measured row.
+    #[serde(flatten)]
+    pub row: Row,
+    /// Input megabytes (10^6) per second at the median time.
+    pub mb_per_s: Option<f64>,
+    /// Median time of [`BASELINE`] on the same format and dataset over this row's median.
+    pub speedup: Option<f64>,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Report {
+    /// What the run was.
+    pub meta: Meta,
+    /// One row per cell, in run order.
+    pub rows: Vec<ReportRow>,
+}
+fn f(x: u64) -> f64 {
+    x as f64
+}
+
+impl Report {
+    /// Builds the report, computing throughput and speedups within this run.
+    #[must_use]
+    pub fn new(meta: Meta, rows: Vec<Row>) -> Self {
+        let ok = |r: &Row| r.error.is_none() && r.median_ns > 0;
+        let rows = rows
+            .iter()
+            .map(|r| {
+                let base = rows.iter().find(|b| {
+                    b.strategy == BASELINE
+                        && b.format == r.format
+                        && b.dataset == r.dataset
+                        && ok(b)
+                });
+                ReportRow {
+                    name: format!("{}/{}/{}", r.format, r.dataset, r.strategy),
+                    mb_per_s: ok(r).then(|| f(r.input_bytes) / f(r.median_ns) * 1e3),
+                    speedup: base
+                        .filter(|_| ok(r))
+                        .map(|b| f(b.median_ns) / f(r.median_ns)),
+                    row: r.clone(),
+                }
+            })
+            .collect();
+        Self { meta, rows }
+    }
+
+    /// The table, in Markdown (readable in a terminal as it is).
+    #[must_use]
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let m = &self.meta;
+        let _ = writeln!(
+            out,
+            "{} logical CPU(s), {}; {} thread(s) per strategy; city of {:.1} MB (postcard); \
+             {} ms of timed documents per cell; {:.0} s in all.\n",
+            m.cpus,
+            m.cpu,
+            m.threads,
+            f(m.city_bytes) / 1e6,
+            m.budget_ms,
+            m.wall_seconds
+        );
+        out.push_str(
+            "| format/dataset/strategy | input MB | median ms | ± % | MB/s | speedup | allocs/doc | \
+             peak RSS MB | arena reserved / used / live MB | drop ms |\n",
+        );
+        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        for r in &self.rows {
+            let row = &r.row;
+            if let Some(e) = &row.error {
+                let _ = writeln!(
+                    out,
+                    "| {} | {:.2} | not measured: {} |  |  |  |  |  |  |  |",
+                    r.name,
+                    f(row.input_bytes) / 1e6,
+                    e.replace('|', "/").replace('\n', " ")
+                );
+                continue;
+            }
+            // Half the interquartile range, relative to the median.
+            let spread = f(row.p75_ns.saturating_sub(row.p25_ns)) / 2.0 / f(row.median_ns) * 100.0;
+            let arena = match (row.arena, row.live_bytes) {
+                (Some(a), live) => format!(
+                    "{:.2} / {} / {}",
+                    f(a.reserved) / 1e6,
+                    a.used
+                        .map_or_else(|| "n/a".to_owned(), |u| format!("{:.2}", f(u) / 1e6)),
+                    live.map_or_else(|| "n/a".to_owned(), |l| format!("{:.2}", f(l) / 1e6)),
+                ),
+                (None, _) => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {:.2} | {:.3} | {:.1} | {:.0} | {} | {} | {:.1} | {} | {:.3} |",
+                r.name,
+                f(row.input_bytes) / 1e6,
+                f(row.median_ns) / 1e6,
+                spread,
+                r.mb_per_s.unwrap_or(0.0),
+                r.speedup
+                    .map_or_else(|| "n/a".to_owned(), |s| format!("{s:.2}x")),
+                row.allocs_per_doc + row.reallocs_per_doc,
+                f(row.peak_rss_bytes) / 1e6,
+                arena,
+                f(row.drop_median_ns) / 1e6,
+            );
+        }
+        out
+    }
+
+    /// An SVG bar chart: per dataset, the speedup over [`BASELINE`] (geometric mean over the
+    /// formats) and the peak resident memory above the baseline (median over the formats), one
+    /// bar per strategy.
+    #[must_use]
+    pub fn svg(&self) -> String {
+        let mut datasets: Vec<&str> = Vec::new();
+        let mut strategies: Vec<&str> = Vec::new();
+        for r in &self.rows {
+            if !datasets.contains(&r.row.dataset.as_str()) {
+                datasets.push(&r.row.dataset);
+            }
+            if !strategies.contains(&r.row.strategy.as_str()) {
+                strategies.push(&r.row.strategy);
+            }
+        }
+        let bar = 16.0;
+        let panel_h = bar * strategies.len() as f64 + 40.0;
+        let (label_w, panel_w) = (150.0, 330.0);
+        let width = 2.0 * (label_w + panel_w) + 40.0;
+        let height = panel_h * datasets.len() as f64 + 50.0;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
+        );
+        let _ = writeln!(
+            s,
+            r#"<rect width="100%" height="100%" fill="white"/><text x="10" y="20" font-size="14" font-weight="bold">arena-bench: speedup over {BASELINE} (geometric mean over formats, higher is better) and peak RSS above baseline (MB, median over formats, lower is better)</text>"#
+        );
+        for (di, dataset) in datasets.iter().enumerate() {
+            let y0 = 40.0 + panel_h * di as f64;
+            let cells = |strategy: &str| -> Vec<&ReportRow> {
+                self.rows
+                    .iter()
+                    .filter(|r| {
+                        r.row.dataset == *dataset
+                            && r.row.strategy == strategy
+                            && r.row.error.is_none()
+                    })
+                    .collect()
+            };
+            let speed: Vec<Option<f64>> = strategies
+                .iter()
+                .map(|st| {
+                    let v: Vec<f64> = cells(st).iter().filter_map(|r| r.speedup).collect();
+                    (!v.is_empty())
+                        .then(|| (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp())
+                })
+                .collect();
+            let mem: Vec<Option<f64>> = strategies
+                .iter()
+                .map(|st| {
+                    let mut v: Vec<f64> = cells(st)
+                        .iter()
+                        .map(|r| {
+                            f(r.row
+                                .peak_rss_bytes
+                                .saturating_sub(r.row.baseline_rss_bytes))
+                                / 1e6
+                        })
+                        .collect();
+                    v.sort_by(f64::total_cmp);
+                    (!v.is_empty()).then(|| v[v.len() / 2])
+                })
+                .collect();
+            for (pi, (title, values, unit)) in [
+                (format!("{dataset}: speedup"), &speed, "x"),
+                (format!("{dataset}: peak RSS above baseline"), &mem, " MB"),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let x0 = 10.0 + pi as f64 * (label_w + panel_w + 20.0);
+                let max = values
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .fold(0.0_f64, f64::max)
+                    .max(1e-9);
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{x0}" y="{}" font-weight="bold">{}</text>"#,
+                    y0 + 14.0,
+                    xml(&title)
+                );
+                for (i, (st, v)) in strategies.iter().zip(values.iter()).enumerate() {
+                    let y = y0 + 22.0 + bar * i as f64;
+                    let _ = writeln!(
+                        s,
+                        r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+                        x0 + label_w - 6.0,
+                        y + bar - 5.0,
+                        xml(st)
+                    );
+                    match v {
+                        Some(v) => {
+                            let w = (v / max * (panel_w - 60.0)).max(1.0);
+                            let color = if st.contains("multitude")
+                                || st.starts_with("owned")
+                                || st.starts_with("in-place")
+                                || *st == "borrowed"
+                            {
+                                "#8a8a8a"
+                            } else {
+                                "#2a7ab9"
+                            };
+                            let _ = writeln!(
+                                s,
+                                r#"<rect x="{}" y="{}" width="{w:.1}" height="{}" fill="{color}"/><text x="{}" y="{}">{v:.2}{unit}</text>"#,
+                                x0 + label_w,
+                                y + 2.0,
+                                bar - 4.0,
+                                x0 + label_w + w + 4.0,
+                                y + bar - 5.0,
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(
+                                s,
+                                r##"<text x="{}" y="{}" fill="#b00">not measured</text>"##,
+                                x0 + label_w + 4.0,
+                                y + bar - 5.0
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

@@ -1,0 +1,487 @@
+//! The command: options, the parent that prepares data and starts one child per cell, and the
+//! child that measures it.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::datasets::{Dataset, DatasetId, canada, citm, city, twitter};
+use crate::format::FormatId;
+use crate::measure::{Plan, Row};
+use crate::model::digest_of;
+use crate::report::{Meta, Report};
+use crate::strategies::{GlobalAllocator, StrategyId, measure_cell};
+
+/// The default size of the synthetic city, in postcard bytes: 2 MB (about 29,000 citizens,
+/// 4.5 MB of JSON). The default run measures 4 formats × 4 datasets × every strategy, each
+/// cell in its own process; at this size the slowest cell (owned, system allocator, JSON)
+/// takes about 25 ms per document on a 2-core machine, so each cell fits its budget with
+/// enough runs for a median, and the whole run stays well under 3 minutes.
+pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
+
+/// Timed time per cell by default. With 16 cells per strategy and 13 strategies, 300 ms each
+/// is about a minute of timing, leaving room for the process starts, the check and counting
+/// passes and a loaded machine within the 3 minutes.
+pub const DEFAULT_BUDGET_MS: u64 = 300;
+
+/// Fewest timed documents per cell: fewer makes the median and spread meaningless.
+pub const MIN_RUNS: u32 = 5;
+
+/// Most timed documents per cell: tiny documents would otherwise run thousands of times for
+/// no better median.
+pub const MAX_RUNS: u32 = 201;
+
+/// Parsed command line.
+#[derive(Clone, Debug)]
+pub struct Options {
+    formats: Vec<FormatId>,
+    datasets: Vec<DatasetId>,
+    strategies: Vec<StrategyId>,
+    city_bytes: u64,
+    threads: u32,
+    budget_ms: u64,
+    json: Option<PathBuf>,
+    out: Option<PathBuf>,
+}
+
+const USAGE: &str = "\
+arena-bench: compare allocation strategies for serde deserialization, with time and memory.
+
+USAGE: cargo run --release -p arena-bench -- [OPTIONS]
+
+OPTIONS (lists are comma-separated; the default is all):
+  --format F        postcard, bincode, msgpack, json
+  --dataset D       city, twitter, citm_catalog, canada
+  --strategy S      owned-system, owned-mimalloc, in-place-system, in-place-mimalloc, borrowed,
+                    bumpalo-fresh, bumpalo-reused, bump-scope-fresh, bump-scope-reused,
+                    slab-fresh, slab-reused, multitude-fresh, multitude-reused
+  --size SIZE       size of the synthetic city in postcard, e.g. 500KB, 2MB (default), 200MB
+  --threads N       N workers deserializing their own documents concurrently (default 1)
+  --budget-ms MS    time spent timing each cell (default 300)
+  --json FILE       also write the JSON report to FILE
+  --out DIR         where data and reports go (default target/arena-bench)
+";
+
+fn list<T: Copy>(
+    value: &str,
+    all: &[T],
+    parse: impl Fn(&str) -> Option<T>,
+    what: &str,
+) -> Result<Vec<T>, String> {
+    if value == "all" {
+        return Ok(all.to_vec());
+    }
+    value
+        .split(',')
+        .map(|name| parse(name.trim()).ok_or_else(|| format!("unknown {what} `{name}`")))
+        .collect()
+}
+
+/// Parses `200MB`, `500KB`, `1GB` or a plain number of bytes (decimal units).
+///
+/// # Errors
+///
+/// When the text is not a size.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let (digits, unit) = upper
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .map_or((upper.as_str(), ""), |i| upper.split_at(i));
+    let factor = match unit.trim() {
+        "" | "B" => 1.0,
+        "K" | "KB" => 1e3,
+        "M" | "MB" => 1e6,
+        "G" | "GB" => 1e9,
+        _ => {
+            return Err(format!(
+                "unknown size unit in `{text}` (use B, KB, MB or GB)"
+            ));
+        }
+    };
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size"))?;
+    Ok((value * factor) as u64)
+}
+
+impl Options {
+    /// Parses the command line (without the program name).
+    ///
+    /// # Errors
+    ///
+    /// A message for the user.
+    pub fn parse(args: &[String]) -> Result<Self, String> {
+        let mut o = Self {
+            formats: FormatId::ALL.to_vec(),
+            datasets: DatasetId::ALL.to_vec(),
+            strategies: StrategyId::ALL.to_vec(),
+            city_bytes: DEFAULT_CITY_BYTES,
+            threads: 1,
+            budget_ms: DEFAULT_BUDGET_MS,
+            json: None,
+            out: None,
+        };
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            if flag == "--help" || flag == "-h" {
+                return Err(USAGE.to_owned());
+            }
+            let value = it
+                .next()
+                .ok_or_else(|| format!("`{flag}` needs a value\n\n{USAGE}"))?;
+            match flag.as_str() {
+                "--format" => {
+                    o.formats = list(value, &FormatId::ALL, FormatId::from_name, "format")?
+                }
+                "--dataset" => {
+                    o.datasets = list(value, &DatasetId::ALL, DatasetId::from_name, "dataset")?;
+                }
+                "--strategy" => {
+                    o.strategies =
+                        list(value, &StrategyId::ALL, StrategyId::from_name, "strategy")?;
+                }
+                "--size" => o.city_bytes = parse_size(value)?,
+                "--threads" => {
+                    o.threads = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("`--threads {value}`: expected a positive number")
+                    })?;
+                }
+                "--budget-ms" => {
+                    o.budget_ms = value
+                        .parse()
+                        .map_err(|_| format!("`--budget-ms {value}`: expected milliseconds"))?;
+                }
+                "--json" => o.json = Some(PathBuf::from(value)),
+                "--out" => o.out = Some(PathBuf::from(value)),
+                _ => return Err(format!("unknown option `{flag}`\n\n{USAGE}")),
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// The binary's entry point: `arena_bench::run::main(GlobalAllocator::System)`.
+pub fn main(allocator: GlobalAllocator) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--child") {
+        std::process::exit(child(allocator, &args[1..]));
+    }
+    let options = match Options::parse(&args) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("{message}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(message) = parent(&options, &args) {
+        eprintln!("arena-bench: {message}");
+        std::process::exit(1);
+    }
+}
+
+/// Where `target/` is: the binary lives in `target/<profile>/`.
+fn default_out_dir() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("arena-bench")))
+        .unwrap_or_else(|| PathBuf::from("target/arena-bench"))
+}
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
+}
+
+/// A dataset's documents, one per format, and the digest of its owned value.
+struct Prepared {
+    dataset: DatasetId,
+    digest: u64,
+    files: Vec<(FormatId, PathBuf)>,
+}
+
+fn prepare_one<D: Dataset>(
+    dataset: DatasetId,
+    owned: &D::Owned,
+    json: Option<&[u8]>,
+    formats: &[FormatId],
+    dir: &Path,
+) -> Result<Prepared, String> {
+    let mut files = Vec::new();
+    for &format in formats {
+        let bytes = match (format, json) {
+            // The real file, unmodeled fields and all, for JSON.
+            (FormatId::Json, Some(original)) => original.to_vec(),
+            _ => format.encode(owned)?,
+        };
+        let path = dir.join(format!("{}.{}", dataset.name(), format.name()));
+        std::fs::write(&path, &bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
+        files.push((format, path));
+    }
+    Ok(Prepared {
+        dataset,
+        digest: digest_of(owned),
+        files,
+    })
+}
+
+fn prepare_corpus<D: Dataset>(
+    dataset: DatasetId,
+    file: &str,
+    formats: &[FormatId],
+    dir: &Path,
+) -> Result<Prepared, String> {
+    let path = data_dir().join(file);
+    let json = std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let owned: D::Owned = serde_json::from_slice(&json)
+        .map_err(|e| format!("{} does not match its model: {e}", path.display()))?;
+    prepare_one::<D>(dataset, &owned, Some(&json), formats, dir)
+}
+
+fn prepare(dataset: DatasetId, o: &Options, dir: &Path) -> Result<Prepared, String> {
+    match dataset {
+        DatasetId::City => {
+            let owned = city::generate(usize::try_from(o.city_bytes).unwrap_or(usize::MAX));
+            prepare_one::<city::City>(dataset, &owned, None, &o.formats, dir)
+        }
+        DatasetId::Twitter => {
+            prepare_corpus::<twitter::Twitter>(dataset, "twitter.json", &o.formats, dir)
+        }
+        DatasetId::CitmCatalog => {
+            prepare_corpus::<citm::CitmCatalog>(dataset, "citm_catalog.json", &o.formats, dir)
+        }
+        DatasetId::Canada => {
+            prepare_corpus::<canada::Canada>(dataset, "canada.json", &o.formats, dir)
+        }
+    }
+}
+
+/// The binary that runs strategies under `allocator`.
+fn binary_for(allocator: GlobalAllocator) -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    let name = match allocator {
+        GlobalAllocator::System => "arena-bench",
+        GlobalAllocator::Mimalloc => "arena-bench-mimalloc",
+    };
+    let path = exe.with_file_name(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    if path.exists() {
+        return Ok(path);
+    }
+    // `cargo run` builds only the binary it runs: build the sibling with the same profile.
+    let release = exe
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|p| p == "release");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut build = Command::new(cargo);
+    build.args(["build", "-p", "arena-bench", "--bin", name]);
+    if release {
+        build.arg("--release");
+    }
+    eprintln!("arena-bench: building {name} (the mimalloc strategies run in it)...");
+    let ok = build.status().is_ok_and(|s| s.success());
+    if ok && path.exists() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "{name} is not built: run `cargo build --release -p arena-bench --bins`"
+        ))
+    }
+}
+
+fn failed_row(
+    format: FormatId,
+    dataset: DatasetId,
+    strategy: StrategyId,
+    input: u64,
+    why: String,
+) -> Row {
+    Row {
+        format: format.name().to_owned(),
+        dataset: dataset.name().to_owned(),
+        strategy: strategy.name().to_owned(),
+        input_bytes: input,
+        error: Some(why),
+        ..Row::default()
+    }
+}
+
+fn parent(o: &Options, args: &[String]) -> Result<(), String> {
+    let started = Instant::now();
+    let out = o.out.clone().unwrap_or_else(default_out_dir);
+    let data = out.join("data");
+    std::fs::create_dir_all(&data).map_err(|e| format!("creating {}: {e}", data.display()))?;
+
+    eprint!("preparing data...");
+    let prepared = o
+        .datasets
+        .iter()
+        .map(|&d| prepare(d, o, &data))
+        .collect::<Result<Vec<_>, _>>()?;
+    eprintln!(" done");
+
+    let mut binaries = Vec::new();
+    for allocator in [GlobalAllocator::System, GlobalAllocator::Mimalloc] {
+        if o.strategies.iter().any(|s| s.allocator() == allocator) {
+            binaries.push((allocator, binary_for(allocator)));
+        }
+    }
+
+    let total = o.formats.len() * prepared.len() * o.strategies.len();
+    let mut rows = Vec::with_capacity(total);
+    for &format in &o.formats {
+        for p in &prepared {
+            let Some((_, path)) = p.files.iter().find(|(f, _)| *f == format) else {
+                continue;
+            };
+            let input = std::fs::metadata(path).map_or(0, |m| m.len());
+            for &strategy in &o.strategies {
+                let name = format!("{}/{}/{}", format.name(), p.dataset.name(), strategy.name());
+                eprint!("\r\x1b[2K[{:>3}/{total}] {name}", rows.len() + 1);
+                let _ = std::io::stderr().flush();
+                let binary = binaries
+                    .iter()
+                    .find(|(a, _)| *a == strategy.allocator())
+                    .map(|(_, b)| b.clone())
+                    .unwrap_or_else(|| Err("no binary".to_owned()));
+                let row = binary
+                    .and_then(|binary| run_child(&binary, format, p, strategy, path, o))
+                    .unwrap_or_else(|why| failed_row(format, p.dataset, strategy, input, why));
+                rows.push(row);
+            }
+        }
+    }
+    eprintln!(
+        "\r\x1b[2K{} cells measured in {:.0} s",
+        rows.len(),
+        started.elapsed().as_secs_f64()
+    );
+
+    let meta = Meta {
+        command: std::iter::once("arena-bench".to_owned())
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" "),
+        cpu: cpu_model(),
+        cpus: std::thread::available_parallelism().map_or(1, usize::from),
+        threads: o.threads,
+        city_bytes: o.city_bytes,
+        budget_ms: o.budget_ms,
+        wall_seconds: started.elapsed().as_secs_f64(),
+    };
+    let report = Report::new(meta, rows);
+    let table = report.table();
+    println!("{table}");
+    let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
+    };
+    write(
+        &out.join("report.md"),
+        &format!("# arena-bench report\n\n{table}"),
+    )?;
+    write(&out.join("report.json"), &json)?;
+    write(&out.join("report.svg"), &report.svg())?;
+    if let Some(path) = &o.json {
+        write(path, &json)?;
+    }
+    eprintln!("reports: {}/report.{{md,json,svg}}", out.display());
+    Ok(())
+}
+
+fn run_child(
+    binary: &Path,
+    format: FormatId,
+    prepared: &Prepared,
+    strategy: StrategyId,
+    input: &Path,
+    o: &Options,
+) -> Result<Row, String> {
+    let output = Command::new(binary)
+        .arg("--child")
+        .args([format.name(), prepared.dataset.name(), strategy.name()])
+        .arg(input)
+        .arg(format!("{:016x}", prepared.digest))
+        .arg(o.budget_ms.to_string())
+        .arg(o.threads.to_string())
+        .output()
+        .map_err(|e| format!("starting {}: {e}", binary.display()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    match serde_json::from_str::<Row>(stdout.trim()) {
+        Ok(row) => Ok(row),
+        Err(_) => {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let last = stderr
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
+            Err(format!("the child failed ({}): {last}", output.status))
+        }
+    }
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines().find_map(|l| {
+                l.strip_prefix("model name")?
+                    .split(':')
+                    .nth(1)
+                    .map(|m| m.trim().to_owned())
+            })
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned())
+}
+
+/// The child: `--child FORMAT DATASET STRATEGY INPUT DIGEST BUDGET_MS THREADS`; prints one
+/// JSON row, with `error` set when the cell could not be measured.
+fn child(allocator: GlobalAllocator, args: &[String]) -> i32 {
+    let (row, code) = match child_row(allocator, args) {
+        Ok(row) => (row, 0),
+        Err(why) => {
+            let row = Row {
+                format: args.first().cloned().unwrap_or_default(),
+                dataset: args.get(1).cloned().unwrap_or_default(),
+                strategy: args.get(2).cloned().unwrap_or_default(),
+                input_bytes: args
+                    .get(3)
+                    .and_then(|p| std::fs::metadata(p).ok())
+                    .map_or(0, |m| m.len()),
+                error: Some(why),
+                ..Row::default()
+            };
+            (row, 1)
+        }
+    };
+    println!("{}", serde_json::to_string(&row).unwrap_or_default());
+    code
+}
+
+fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String> {
+    let [format, dataset, strategy, input, digest, budget_ms, threads] = args else {
+        return Err(
+            "usage: --child FORMAT DATASET STRATEGY INPUT DIGEST BUDGET_MS THREADS".to_owned(),
+        );
+    };
+    let format = FormatId::from_name(format).ok_or("unknown format")?;
+    let dataset = DatasetId::from_name(dataset).ok_or("unknown dataset")?;
+    let strategy = StrategyId::from_name(strategy).ok_or("unknown strategy")?;
+    if strategy.allocator() != allocator {
+        return Err(format!(
+            "{} needs the {} allocator, this binary has {}",
+            strategy.name(),
+            strategy.allocator().name(),
+            allocator.name()
+        ));
+    }
+    let bytes = std::fs::read(input).map_err(|e| format!("reading {input}: {e}"))?;
+    let plan = Plan {
+        budget: Duration::from_millis(budget_ms.parse().map_err(|_| "bad budget")?),
+        min_runs: MIN_RUNS,
+        max_runs: MAX_RUNS,
+        threads: threads.parse().map_err(|_| "bad thread count")?,
+        expect_digest: u64::from_str_radix(digest, 16).map_err(|_| "bad digest")?,
+    };
+    measure_cell(format, dataset, strategy, &bytes, &plan)
+}

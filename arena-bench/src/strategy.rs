@@ -1,0 +1,259 @@
+//! The allocation strategies: how one document is deserialized, and what is timed.
+//!
+//! A strategy reads one document with [`Strategy::once`]: the deserialization is timed, then
+//! (in the check pass only) the result is observed, then the drop is timed on its own. State
+//! that survives between documents (a reused value or arena) lives in [`Strategy::State`].
+//! [`measure`](crate::measure::measure) is the one generic function instantiated per strategy.
+
+use core::marker::PhantomData;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use serde::de::{DeserializeSeed, Deserializer};
+
+use crate::datasets::{Dataset, MultiAlloc};
+use crate::format::Format;
+use crate::model::{Digest, digest_of};
+
+/// Time taken by one document.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sample {
+    /// Deserializing it (including creating a fresh arena, for the fresh strategies).
+    pub decode: Duration,
+    /// Dropping the value (and the arena, or resetting it).
+    pub drop: Duration,
+}
+
+/// An arena's memory after one document.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ArenaBytes {
+    /// Bytes the arena took from its source of memory.
+    pub reserved: u64,
+    /// Bytes handed out, padding included, when the arena reports it.
+    pub used: Option<u64>,
+    /// Chunks it holds.
+    pub chunks: u64,
+}
+
+/// What the check pass records about a deserialized value.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Observed {
+    /// [`digest_of`] the value.
+    pub digest: u64,
+    /// The value's [`LiveSize`](crate::model::LiveSize), for arena models.
+    pub live_bytes: Option<u64>,
+    /// The arena's memory, for arena strategies.
+    pub arena: Option<ArenaBytes>,
+}
+
+/// One allocation strategy.
+pub trait Strategy<D: Dataset> {
+    /// What survives from one document to the next: nothing, a reused value or arena.
+    type State;
+
+    /// The state before the first document.
+    fn new_state() -> Self::State;
+
+    /// Reads one document from `input`, filling `observe` when given.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as text.
+    fn once<F: Format>(
+        state: &mut Self::State,
+        input: &[u8],
+        observe: Option<&mut Observed>,
+    ) -> Result<Sample, String>;
+}
+
+/// Strategies 1 and 2: owned `String`/`Vec` types, serde `Deserialize`, with whatever global
+/// allocator the binary has.
+#[derive(Debug)]
+pub struct Owned;
+
+impl<D: Dataset> Strategy<D> for Owned {
+    type State = ();
+
+    fn new_state() {}
+
+    #[inline(never)]
+    fn once<F: Format>(
+        (): &mut (),
+        input: &[u8],
+        observe: Option<&mut Observed>,
+    ) -> Result<Sample, String> {
+        serde_value::<F, D::Owned>(input, observe)
+    }
+}
+
+/// Deserializes a serde `T` from `input`, timing the deserialization and the drop apart.
+#[inline]
+fn serde_value<'de, F: Format, T: serde::Deserialize<'de> + Digest>(
+    input: &'de [u8],
+    observe: Option<&mut Observed>,
+) -> Result<Sample, String> {
+    let t0 = Instant::now();
+    let value: T = F::decode_seed(input, PhantomData)?;
+    let decode = t0.elapsed();
+    black_box(&value);
+    if let Some(o) = observe {
+        o.digest = digest_of(&value);
+    }
+    let t1 = Instant::now();
+    drop(value);
+    Ok(Sample {
+        decode,
+        drop: t1.elapsed(),
+    })
+}
+
+/// A seed that calls serde's (hidden) `Deserialize::deserialize_in_place`.
+struct InPlaceSeed<'p, T>(&'p mut T);
+
+impl<'de, T: serde::Deserialize<'de>> DeserializeSeed<'de> for InPlaceSeed<'_, T> {
+    type Value = ();
+
+    #[inline]
+    fn deserialize<De: Deserializer<'de>>(self, deserializer: De) -> Result<(), De::Error> {
+        T::deserialize_in_place(deserializer, self.0)
+    }
+}
+
+/// Strategy 3: serde_derive's `deserialize_in_place` into one value reused for every
+/// document, so strings and vectors keep their capacity.
+#[derive(Debug)]
+pub struct InPlace;
+
+impl<D: Dataset> Strategy<D> for InPlace {
+    type State = D::Owned;
+
+    fn new_state() -> D::Owned {
+        D::Owned::default()
+    }
+
+    #[inline(never)]
+    fn once<F: Format>(
+        state: &mut D::Owned,
+        input: &[u8],
+        observe: Option<&mut Observed>,
+    ) -> Result<Sample, String> {
+        let t0 = Instant::now();
+        F::decode_seed(input, InPlaceSeed(state))?;
+        let decode = t0.elapsed();
+        black_box(&*state);
+        if let Some(o) = observe {
+            o.digest = digest_of(state);
+        }
+        // Nothing is dropped: the value is kept for the next document.
+        Ok(Sample {
+            decode,
+            drop: Duration::ZERO,
+        })
+    }
+}
+
+/// Strategy 4: strings borrowed from the input (the floor of what serde parsing costs);
+/// sequences are still `Vec`s.
+#[derive(Debug)]
+pub struct Borrowed;
+
+impl<D: Dataset> Strategy<D> for Borrowed {
+    type State = ();
+
+    fn new_state() {}
+
+    #[inline(never)]
+    fn once<F: Format>(
+        (): &mut (),
+        input: &[u8],
+        observe: Option<&mut Observed>,
+    ) -> Result<Sample, String> {
+        serde_value::<F, D::Borrowed<'_>>(input, observe)
+    }
+}
+
+fn multitude_bytes(arena: &multitude::Arena) -> ArenaBytes {
+    let stats = arena.stats();
+    ArenaBytes {
+        // Chunk headers and alignment included: multitude reports no finer figure.
+        reserved: stats.total_bytes_allocated,
+        used: None,
+        chunks: stats.normal_chunks_allocated + stats.oversized_chunks_allocated,
+    }
+}
+
+fn multitude_once<F: Format, T: for<'de> multitude::de::DeserializeIn<'de, MultiAlloc> + Digest>(
+    started: Instant,
+    arena: &multitude::Arena,
+    input: &[u8],
+    observe: Option<&mut Observed>,
+) -> Result<(T, Duration), String> {
+    let value: T = F::decode_seed(
+        input,
+        multitude::de::DeserializeInSeed::<T, MultiAlloc>::new(arena),
+    )?;
+    let decode = started.elapsed();
+    black_box(&value);
+    if let Some(o) = observe {
+        o.digest = digest_of(&value);
+        o.arena = Some(multitude_bytes(arena));
+    }
+    Ok((value, decode))
+}
+
+/// Strategy 6, fresh: multitude's `#[derive(DeserializeIn)]` into a new `multitude::Arena`
+/// per document.
+#[derive(Debug)]
+pub struct MultitudeFresh;
+
+impl<D: Dataset> Strategy<D> for MultitudeFresh {
+    type State = ();
+
+    fn new_state() {}
+
+    #[inline(never)]
+    fn once<F: Format>(
+        (): &mut (),
+        input: &[u8],
+        observe: Option<&mut Observed>,
+    ) -> Result<Sample, String> {
+        let t0 = Instant::now();
+        let arena = multitude::Arena::new();
+        let (value, decode) = multitude_once::<F, D::Multi>(t0, &arena, input, observe)?;
+        let t1 = Instant::now();
+        drop(value);
+        drop(arena);
+        Ok(Sample {
+            decode,
+            drop: t1.elapsed(),
+        })
+    }
+}
+
+/// Strategy 6, reused: one `multitude::Arena`, reset after each document.
+#[derive(Debug)]
+pub struct MultitudeReused;
+
+impl<D: Dataset> Strategy<D> for MultitudeReused {
+    type State = multitude::Arena;
+
+    fn new_state() -> multitude::Arena {
+        multitude::Arena::new()
+    }
+
+    #[inline(never)]
+    fn once<F: Format>(
+        arena: &mut multitude::Arena,
+        input: &[u8],
+        observe: Option<&mut Observed>,
+    ) -> Result<Sample, String> {
+        let (value, decode) = multitude_once::<F, D::Multi>(Instant::now(), arena, input, observe)?;
+        let t1 = Instant::now();
+        drop(value);
+        arena.reset();
+        Ok(Sample {
+            decode,
+            drop: t1.elapsed(),
+        })
+    }
+}
