@@ -192,67 +192,95 @@ fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
-/// A dataset's documents, one per format, and the digest of its owned value.
+/// A dataset's documents, one per format, and the digest of its owned value (what every
+/// strategy's result must reproduce).
+#[derive(Debug)]
+pub struct Documents {
+    /// The dataset.
+    pub dataset: DatasetId,
+    /// [`digest_of`] the owned value.
+    pub digest: u64,
+    /// The document in each format.
+    pub bytes: Vec<(FormatId, Vec<u8>)>,
+}
+
+fn encode_all<D: Dataset>(
+    dataset: DatasetId,
+    owned: &D::Owned,
+    json: Option<Vec<u8>>,
+    formats: &[FormatId],
+) -> Result<Documents, String> {
+    let mut bytes = Vec::new();
+    for &format in formats {
+        let document = match (format, &json) {
+            // The real file, unmodeled fields and all, for JSON.
+            (FormatId::Json, Some(original)) => original.clone(),
+            _ => format.encode(owned)?,
+        };
+        bytes.push((format, document));
+    }
+    Ok(Documents {
+        dataset,
+        digest: digest_of(owned),
+        bytes,
+    })
+}
+
+fn corpus<D: Dataset>(
+    dataset: DatasetId,
+    file: &str,
+    formats: &[FormatId],
+) -> Result<Documents, String> {
+    let path = data_dir().join(file);
+    let json = std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let owned: D::Owned = serde_json::from_slice(&json)
+        .map_err(|e| format!("{} does not match its model: {e}", path.display()))?;
+    encode_all::<D>(dataset, &owned, Some(json), formats)
+}
+
+/// The documents of `dataset` in `formats`; `city_bytes` sizes the synthetic city.
+///
+/// # Errors
+///
+/// A corpus file that cannot be read or does not match its model.
+pub fn documents(
+    dataset: DatasetId,
+    city_bytes: u64,
+    formats: &[FormatId],
+) -> Result<Documents, String> {
+    match dataset {
+        DatasetId::City => {
+            let owned = city::generate(usize::try_from(city_bytes).unwrap_or(usize::MAX));
+            encode_all::<city::City>(dataset, &owned, None, formats)
+        }
+        DatasetId::Twitter => corpus::<twitter::Twitter>(dataset, "twitter.json", formats),
+        DatasetId::CitmCatalog => {
+            corpus::<citm::CitmCatalog>(dataset, "citm_catalog.json", formats)
+        }
+        DatasetId::Canada => corpus::<canada::Canada>(dataset, "canada.json", formats),
+    }
+}
+
+/// A dataset's documents written to files for the children.
 struct Prepared {
     dataset: DatasetId,
     digest: u64,
     files: Vec<(FormatId, PathBuf)>,
 }
 
-fn prepare_one<D: Dataset>(
-    dataset: DatasetId,
-    owned: &D::Owned,
-    json: Option<&[u8]>,
-    formats: &[FormatId],
-    dir: &Path,
-) -> Result<Prepared, String> {
+fn prepare(dataset: DatasetId, o: &Options, dir: &Path) -> Result<Prepared, String> {
+    let docs = documents(dataset, o.city_bytes, &o.formats)?;
     let mut files = Vec::new();
-    for &format in formats {
-        let bytes = match (format, json) {
-            // The real file, unmodeled fields and all, for JSON.
-            (FormatId::Json, Some(original)) => original.to_vec(),
-            _ => format.encode(owned)?,
-        };
+    for (format, bytes) in docs.bytes {
         let path = dir.join(format!("{}.{}", dataset.name(), format.name()));
         std::fs::write(&path, &bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
         files.push((format, path));
     }
     Ok(Prepared {
         dataset,
-        digest: digest_of(owned),
+        digest: docs.digest,
         files,
     })
-}
-
-fn prepare_corpus<D: Dataset>(
-    dataset: DatasetId,
-    file: &str,
-    formats: &[FormatId],
-    dir: &Path,
-) -> Result<Prepared, String> {
-    let path = data_dir().join(file);
-    let json = std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    let owned: D::Owned = serde_json::from_slice(&json)
-        .map_err(|e| format!("{} does not match its model: {e}", path.display()))?;
-    prepare_one::<D>(dataset, &owned, Some(&json), formats, dir)
-}
-
-fn prepare(dataset: DatasetId, o: &Options, dir: &Path) -> Result<Prepared, String> {
-    match dataset {
-        DatasetId::City => {
-            let owned = city::generate(usize::try_from(o.city_bytes).unwrap_or(usize::MAX));
-            prepare_one::<city::City>(dataset, &owned, None, &o.formats, dir)
-        }
-        DatasetId::Twitter => {
-            prepare_corpus::<twitter::Twitter>(dataset, "twitter.json", &o.formats, dir)
-        }
-        DatasetId::CitmCatalog => {
-            prepare_corpus::<citm::CitmCatalog>(dataset, "citm_catalog.json", &o.formats, dir)
-        }
-        DatasetId::Canada => {
-            prepare_corpus::<canada::Canada>(dataset, "canada.json", &o.formats, dir)
-        }
-    }
 }
 
 /// The binary that runs strategies under `allocator`.

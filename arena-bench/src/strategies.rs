@@ -3,7 +3,7 @@
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, twitter};
 use crate::format::{Bincode, Format, FormatId, Json, MsgPack, Postcard};
 use crate::measure::{Plan, Row, measure};
-use crate::strategy::{Borrowed, InPlace, MultitudeFresh, MultitudeReused, Owned};
+use crate::strategy::{Borrowed, InPlace, MultitudeFresh, MultitudeReused, Owned, Strategy};
 
 /// Which global allocator a binary has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +86,63 @@ impl StrategyId {
     }
 }
 
-/// Measures one cell: dispatches the names to [`measure`]`::<F, D, S>`.
+/// Something done with one cell's types: what [`dispatch`] calls once it has turned the names
+/// into a format `F`, a dataset `D` and a strategy `S`.
+pub trait CellVisitor {
+    /// What it returns.
+    type Output;
+
+    /// Does it with the cell's types.
+    fn visit<F: Format, D: Dataset, S: Strategy<D>>(self, strategy: StrategyId) -> Self::Output;
+}
+
+/// Calls `visitor` with the types named by `format`, `dataset` and `strategy`.
+pub fn dispatch<V: CellVisitor>(
+    format: FormatId,
+    dataset: DatasetId,
+    strategy: StrategyId,
+    visitor: V,
+) -> V::Output {
+    match format {
+        FormatId::Postcard => with_dataset::<Postcard, V>(dataset, strategy, visitor),
+        FormatId::Bincode => with_dataset::<Bincode, V>(dataset, strategy, visitor),
+        FormatId::MsgPack => with_dataset::<MsgPack, V>(dataset, strategy, visitor),
+        FormatId::Json => with_dataset::<Json, V>(dataset, strategy, visitor),
+    }
+}
+
+fn with_dataset<F: Format, V: CellVisitor>(
+    dataset: DatasetId,
+    strategy: StrategyId,
+    visitor: V,
+) -> V::Output {
+    match dataset {
+        DatasetId::City => with_strategy::<F, city::City, V>(strategy, visitor),
+        DatasetId::Twitter => with_strategy::<F, twitter::Twitter, V>(strategy, visitor),
+        DatasetId::CitmCatalog => with_strategy::<F, citm::CitmCatalog, V>(strategy, visitor),
+        DatasetId::Canada => with_strategy::<F, canada::Canada, V>(strategy, visitor),
+    }
+}
+
+fn with_strategy<F: Format, D: Dataset, V: CellVisitor>(
+    strategy: StrategyId,
+    visitor: V,
+) -> V::Output {
+    match strategy {
+        // The same code for both allocators: the binary running it decides.
+        StrategyId::OwnedSystem | StrategyId::OwnedMimalloc => {
+            visitor.visit::<F, D, Owned>(strategy)
+        }
+        StrategyId::InPlaceSystem | StrategyId::InPlaceMimalloc => {
+            visitor.visit::<F, D, InPlace>(strategy)
+        }
+        StrategyId::Borrowed => visitor.visit::<F, D, Borrowed>(strategy),
+        StrategyId::MultitudeFresh => visitor.visit::<F, D, MultitudeFresh>(strategy),
+        StrategyId::MultitudeReused => visitor.visit::<F, D, MultitudeReused>(strategy),
+    }
+}
+
+/// Measures one cell with [`measure`].
 ///
 /// # Errors
 ///
@@ -98,43 +154,17 @@ pub fn measure_cell(
     input: &[u8],
     plan: &Plan,
 ) -> Result<Row, String> {
-    match format {
-        FormatId::Postcard => with_dataset::<Postcard>(dataset, strategy, input, plan),
-        FormatId::Bincode => with_dataset::<Bincode>(dataset, strategy, input, plan),
-        FormatId::MsgPack => with_dataset::<MsgPack>(dataset, strategy, input, plan),
-        FormatId::Json => with_dataset::<Json>(dataset, strategy, input, plan),
-    }
-}
-
-fn with_dataset<F: Format>(
-    dataset: DatasetId,
-    strategy: StrategyId,
-    input: &[u8],
-    plan: &Plan,
-) -> Result<Row, String> {
-    match dataset {
-        DatasetId::City => with_strategy::<F, city::City>(strategy, input, plan),
-        DatasetId::Twitter => with_strategy::<F, twitter::Twitter>(strategy, input, plan),
-        DatasetId::CitmCatalog => with_strategy::<F, citm::CitmCatalog>(strategy, input, plan),
-        DatasetId::Canada => with_strategy::<F, canada::Canada>(strategy, input, plan),
-    }
-}
-
-fn with_strategy<F: Format, D: Dataset>(
-    strategy: StrategyId,
-    input: &[u8],
-    plan: &Plan,
-) -> Result<Row, String> {
-    let mut row = match strategy {
-        // The same code for both allocators: the binary running it decides.
-        StrategyId::OwnedSystem | StrategyId::OwnedMimalloc => measure::<F, D, Owned>(input, plan),
-        StrategyId::InPlaceSystem | StrategyId::InPlaceMimalloc => {
-            measure::<F, D, InPlace>(input, plan)
+    struct Measure<'a>(&'a [u8], &'a Plan);
+    impl CellVisitor for Measure<'_> {
+        type Output = Result<Row, String>;
+        fn visit<F: Format, D: Dataset, S: Strategy<D>>(
+            self,
+            strategy: StrategyId,
+        ) -> Self::Output {
+            let mut row = measure::<F, D, S>(self.0, self.1)?;
+            strategy.name().clone_into(&mut row.strategy);
+            Ok(row)
         }
-        StrategyId::Borrowed => measure::<F, D, Borrowed>(input, plan),
-        StrategyId::MultitudeFresh => measure::<F, D, MultitudeFresh>(input, plan),
-        StrategyId::MultitudeReused => measure::<F, D, MultitudeReused>(input, plan),
-    }?;
-    strategy.name().clone_into(&mut row.strategy);
-    Ok(row)
+    }
+    dispatch(format, dataset, strategy, Measure(input, plan))
 }

@@ -1,0 +1,146 @@
+//! Runs the report binary end to end at a tiny size and checks that every strategy produced a
+//! row with sane numbers, and that the reports were written.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use arena_bench::report::{BASELINE, Report};
+use arena_bench::strategies::StrategyId;
+
+fn run(out: &PathBuf, args: &[&str]) -> Report {
+    let output = Command::new(env!("CARGO_BIN_EXE_arena-bench"))
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        // A timing budget of zero: every cell runs its minimum number of documents.
+        .args(["--budget-ms", "0"])
+        .output()
+        .expect("the binary starts");
+    assert!(
+        output.status.success(),
+        "arena-bench failed: {}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        table.contains("| format/dataset/strategy |"),
+        "no table printed:\n{table}"
+    );
+    for file in ["report.md", "report.json", "report.svg"] {
+        let text = std::fs::read_to_string(out.join(file)).expect("the report exists");
+        assert!(text.len() > 100, "{file} is nearly empty");
+    }
+    let json = std::fs::read_to_string(out.join("report.json")).unwrap();
+    serde_json::from_str(&json).expect("report.json parses")
+}
+
+fn check_rows(report: &Report, formats: usize, datasets: usize, strategies: &[StrategyId]) {
+    assert_eq!(report.rows.len(), formats * datasets * strategies.len());
+    for strategy in strategies {
+        assert!(
+            report
+                .rows
+                .iter()
+                .any(|r| r.row.strategy == strategy.name()),
+            "no row for {}",
+            strategy.name()
+        );
+    }
+    for r in &report.rows {
+        let row = &r.row;
+        assert_eq!(row.error, None, "{} was not measured", r.name);
+        assert!(row.input_bytes > 0, "{}: empty input", r.name);
+        assert!(row.runs >= 5, "{}: {} runs", r.name, row.runs);
+        assert!(row.median_ns > 0, "{}: zero time", r.name);
+        assert!(
+            row.min_ns <= row.p25_ns
+                && row.p25_ns <= row.median_ns
+                && row.median_ns <= row.p75_ns
+                && row.p75_ns <= row.max_ns,
+            "{}: quantiles out of order",
+            r.name
+        );
+        assert!(
+            r.mb_per_s.is_some_and(|t| t > 0.0),
+            "{}: no throughput",
+            r.name
+        );
+        assert!(r.speedup.is_some_and(|s| s > 0.0), "{}: no speedup", r.name);
+        if row.strategy == BASELINE {
+            assert!((r.speedup.unwrap() - 1.0).abs() < 1e-9);
+            // Owned types allocate for every string of the document.
+            assert!(
+                row.allocs_per_doc > 10,
+                "{}: {} allocations",
+                r.name,
+                row.allocs_per_doc
+            );
+        }
+        // Peak resident memory is measured on Linux only.
+        if cfg!(target_os = "linux") {
+            assert!(row.baseline_rss_bytes > 0, "{}: no baseline RSS", r.name);
+            assert!(
+                row.peak_rss_bytes >= row.baseline_rss_bytes,
+                "{}: peak below baseline",
+                r.name
+            );
+        }
+        if row.strategy.contains("fresh") || row.strategy.contains("reused") {
+            let arena = row
+                .arena
+                .unwrap_or_else(|| panic!("{}: no arena figures", r.name));
+            assert!(
+                arena.reserved > 0 && arena.chunks > 0,
+                "{}: empty arena",
+                r.name
+            );
+            if let (Some(used), Some(live)) = (arena.used, row.live_bytes) {
+                assert!(
+                    live <= used && used <= arena.reserved,
+                    "{}: {arena:?}, live {live}",
+                    r.name
+                );
+            }
+        }
+    }
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-bench-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
+    let out = out_dir("city");
+    // 20 KB: a few hundred citizens, fast even in a debug build.
+    let report = run(&out, &["--dataset", "city", "--size", "20KB"]);
+    check_rows(&report, 4, 1, &StrategyId::ALL);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_corpus_models_read_every_document_in_a_binary_format() {
+    let out = out_dir("corpus");
+    let strategies = [
+        StrategyId::OwnedSystem,
+        StrategyId::Borrowed,
+        StrategyId::MultitudeFresh,
+    ];
+    let names = strategies.map(StrategyId::name).join(",");
+    let report = run(
+        &out,
+        &[
+            "--dataset",
+            "twitter,citm_catalog,canada",
+            "--format",
+            "postcard",
+            "--strategy",
+            &names,
+        ],
+    );
+    check_rows(&report, 1, 3, &strategies);
+    let _ = std::fs::remove_dir_all(&out);
+}
