@@ -33,18 +33,24 @@
 mod allocator;
 mod arena_deserialize;
 mod bstr;
+mod chunk_pool;
 mod impls;
 mod limits;
 mod private;
 mod scratch;
 mod seed;
+mod slab_arena;
 
 pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};
 pub use arena_deserialize::ArenaDeserialize;
 pub use bstr::BStr;
+pub use chunk_pool::{
+    ChunkPool, ChunkPoolBuilder, ClassStats, HugePages, PoolConfigError, PoolStats, Reserve,
+};
 pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
 pub use scratch::release_thread_scratch;
 pub use seed::ArenaSeed;
+pub use slab_arena::{SlabArena, SlabArenaBuilder, SlabCheckpoint, SlabStats};
 
 /// `#[derive(ArenaDeserialize)]` (feature `derive`).
 #[cfg(feature = "derive")]

@@ -1,0 +1,777 @@
+//! [`ChunkPool`]: a thread-safe, slab-organised source of arena chunks.
+//!
+//! Chunks come in size classes, powers of two from 64 KiB (configurable); a request larger
+//! than the largest class gets a dedicated chunk of exactly its page-rounded size. Every chunk
+//! is its own anonymous mapping (one region per chunk: see the README's slab section for the
+//! measurement behind that choice), so no region is ever moved or copied when the pool grows,
+//! and a chunk goes back to the OS with one `munmap`.
+//!
+//! Free chunks wait in per-class LIFO lists, so the next arena gets the memory most recently
+//! touched. Free memory beyond a reserve is given back to the OS, coldest chunk first, with
+//! hysteresis: the pool only trims once the free bytes exceed the reserve by half, and then
+//! trims down to the reserve, so an arena that resets and refills never makes the pool map
+//! and unmap in turn.
+
+mod os;
+pub(crate) mod poison;
+mod size_class;
+mod stats;
+
+use core::fmt;
+use core::ptr::NonNull;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+
+pub use os::HugePages;
+pub(crate) use size_class::{Classes, PAGE, round_up};
+pub use stats::{ClassStats, PoolStats};
+
+const KIB: usize = 1024;
+const MIB: usize = 1024 * KIB;
+
+/// Default smallest chunk: small enough that a cold arena costs little, large enough that the
+/// pool lock is taken rarely.
+const DEFAULT_MIN_CHUNK: usize = 64 * KIB;
+/// Default largest class: arenas grow to 16 MiB chunks by default, a single allocation up to
+/// 64 MiB still comes from (reusable) class chunks.
+const DEFAULT_MAX_CHUNK: usize = 64 * MIB;
+/// How many of the latest arena sizes the automatic reserve remembers.
+const RECENT_ARENAS: usize = 16;
+
+/// How many free bytes a pool keeps mapped for the next arenas.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reserve {
+    /// Enough for one more arena as large as the largest of the last 16 arenas that gave
+    /// their chunks back (on drop or reset).
+    #[default]
+    Auto,
+    /// A fixed number of bytes (0: give every free chunk back as soon as the free bytes exceed
+    /// nothing, that is immediately).
+    Bytes(usize),
+}
+
+/// A pool configuration that cannot work, with a message saying why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolConfigError(&'static str);
+
+impl fmt::Display for PoolConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid chunk pool configuration: {}", self.0)
+    }
+}
+
+impl std::error::Error for PoolConfigError {}
+
+/// Builder of a [`ChunkPool`]: chunk size range, reserve, huge pages and a byte limit.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use arena_core::{ChunkPool, HugePages, Reserve, SlabArena, BumpAllocatorExt};
+///
+/// let pool = Arc::new(
+///     ChunkPool::builder()
+///         .chunk_sizes(64 * 1024, 16 << 20)
+///         .reserve(Reserve::Bytes(32 << 20))
+///         .huge_pages(HugePages::Transparent)
+///         .limit(1 << 30)
+///         .build()?,
+/// );
+/// let arena = SlabArena::with_pool(pool.clone());
+/// assert_eq!(arena.alloc_str("hello"), "hello");
+/// assert_eq!(pool.stats().classes[0].in_use, 1);
+/// # Ok::<(), arena_core::PoolConfigError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ChunkPoolBuilder {
+    min_chunk: usize,
+    max_chunk: usize,
+    reserve: Reserve,
+    huge_pages: HugePages,
+    limit: Option<usize>,
+}
+
+impl Default for ChunkPoolBuilder {
+    fn default() -> Self {
+        Self {
+            min_chunk: DEFAULT_MIN_CHUNK,
+            max_chunk: DEFAULT_MAX_CHUNK,
+            reserve: Reserve::Auto,
+            huge_pages: HugePages::Off,
+            limit: None,
+        }
+    }
+}
+
+impl ChunkPoolBuilder {
+    /// Size classes from `min` to `max` bytes (powers of two, `4 KiB <= min <= max`; default
+    /// 64 KiB to 64 MiB).
+    #[must_use]
+    pub fn chunk_sizes(mut self, min: usize, max: usize) -> Self {
+        self.min_chunk = min;
+        self.max_chunk = max;
+        self
+    }
+
+    /// Free bytes kept mapped for the next arenas (default [`Reserve::Auto`]).
+    #[must_use]
+    pub fn reserve(mut self, reserve: Reserve) -> Self {
+        self.reserve = reserve;
+        self
+    }
+
+    /// Huge pages for large chunks (default [`HugePages::Off`]).
+    #[must_use]
+    pub fn huge_pages(mut self, huge_pages: HugePages) -> Self {
+        self.huge_pages = huge_pages;
+        self
+    }
+
+    /// At most `bytes` mapped at once; a chunk request past it first releases free chunks,
+    /// then fails (the arena reports an [`AllocError`](crate::AllocError)). Default: no limit.
+    #[must_use]
+    pub fn limit(mut self, bytes: usize) -> Self {
+        self.limit = Some(bytes);
+        self
+    }
+
+    /// Builds the pool. Nothing is mapped until an arena asks for a chunk.
+    ///
+    /// # Errors
+    ///
+    /// [`PoolConfigError`] when the chunk sizes are not powers of two with
+    /// `4 KiB <= min <= max < isize::MAX`.
+    pub fn build(self) -> Result<ChunkPool, PoolConfigError> {
+        let classes = Classes::new(self.min_chunk, self.max_chunk).map_err(PoolConfigError)?;
+        let state = State {
+            classes: (0..classes.count())
+                .map(|_| ClassState::default())
+                .collect(),
+            dedicated: Counts::default(),
+            dedicated_bytes: 0,
+            bytes_mapped: 0,
+            bytes_in_use: 0,
+            bytes_free: 0,
+            peak_bytes_mapped: 0,
+            bytes_released: 0,
+            os: OsCalls::default(),
+            recent_arenas: [0; RECENT_ARENAS],
+            recent_next: 0,
+            tick: 0,
+        };
+        Ok(ChunkPool {
+            classes,
+            reserve: self.reserve,
+            huge_pages: self.huge_pages,
+            limit: self.limit,
+            state: Mutex::new(state),
+        })
+    }
+}
+
+/// A thread-safe pool of arena chunks in power-of-two size classes, shared by
+/// [`SlabArena`](crate::SlabArena)s.
+///
+/// Use the process-wide [`ChunkPool::global`], or build your own and share it in an `Arc`.
+/// See the [module docs](self) for how memory is organised and given back.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use arena_core::{BumpAllocatorExt, ChunkPool, SlabArena};
+///
+/// let pool = Arc::new(ChunkPool::new());
+/// for _ in 0..3 {
+///     let arena = SlabArena::with_pool(pool.clone());
+///     arena.alloc_slice_copy(&[0u8; 100_000]);
+/// } // each arena gives its chunks back; the next one reuses them
+/// let stats = pool.stats();
+/// assert_eq!(stats.bytes_in_use, 0);
+/// assert_eq!(stats.os_map_calls, 1); // one 128 KiB chunk, mapped once, used three times
+/// println!("{stats}");
+/// ```
+pub struct ChunkPool {
+    classes: Classes,
+    reserve: Reserve,
+    huge_pages: HugePages,
+    limit: Option<usize>,
+    state: Mutex<State>,
+}
+
+impl fmt::Debug for ChunkPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChunkPool")
+            .field("min_chunk", &self.classes.min())
+            .field("max_chunk", &self.classes.max())
+            .field("reserve", &self.reserve)
+            .field("huge_pages", &self.huge_pages)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A chunk handed out by a [`ChunkPool`]: `size` bytes at `ptr`, owned by whoever holds the
+/// token until it goes back with [`ChunkPool::give_back`]. Dropping it leaks the chunk.
+#[derive(Debug)]
+#[must_use = "a chunk must go back to its pool"]
+pub(crate) struct Chunk {
+    /// Start of the chunk: aligned to at least `PAGE`, valid for reads and writes of `size`
+    /// bytes, and no other `Chunk` or free-list entry covers any of them.
+    ptr: NonNull<u8>,
+    /// A class size of the pool, or a dedicated size (a multiple of `PAGE` above the largest
+    /// class).
+    size: usize,
+}
+
+// SAFETY: a `Chunk` is the unique owner of its memory (field invariant): moving it to another
+// thread moves that ownership, and the memory itself is plain bytes.
+unsafe impl Send for Chunk {}
+
+impl Chunk {
+    /// Start of the chunk.
+    pub(crate) fn ptr(&self) -> NonNull<u8> {
+        self.ptr
+    }
+
+    /// Size of the chunk in bytes.
+    pub(crate) fn size(&self) -> usize {
+        self.size
+    }
+}
+
+/// A free chunk in a class's free list.
+#[derive(Debug)]
+struct FreeChunk {
+    /// Start of a mapped chunk of the class's size that no arena holds; poisoned under
+    /// `arena_asan`.
+    ptr: NonNull<u8>,
+    /// `State::tick` when it was put back: lower is colder.
+    freed_at: u64,
+}
+
+/// Counts of one class; `in_use + free + released == ever_mapped` always.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    ever_mapped: u64,
+    in_use: usize,
+    released: u64,
+}
+
+#[derive(Debug, Default)]
+struct ClassState {
+    /// Free chunks, coldest at the front, hottest at the back (LIFO: pop from the back).
+    free: VecDeque<FreeChunk>,
+    counts: Counts,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct OsCalls {
+    maps: u64,
+    unmaps: u64,
+    advises: u64,
+}
+
+/// The mutable part of a pool, behind its mutex.
+#[derive(Debug)]
+struct State {
+    /// One entry per size class.
+    classes: Vec<ClassState>,
+    /// Counts of the dedicated chunks (never free: unmapped when given back).
+    dedicated: Counts,
+    /// Bytes of the dedicated chunks in use.
+    dedicated_bytes: usize,
+    /// Sum of the sizes of every mapped chunk; `== bytes_in_use + bytes_free`, `<= limit`.
+    bytes_mapped: usize,
+    /// Sum of the sizes of the chunks held by arenas.
+    bytes_in_use: usize,
+    /// Sum of the sizes of the chunks in the free lists.
+    bytes_free: usize,
+    peak_bytes_mapped: usize,
+    bytes_released: u64,
+    os: OsCalls,
+    /// Reserved bytes of the latest arenas that gave their chunks back (ring buffer).
+    recent_arenas: [usize; RECENT_ARENAS],
+    /// Next slot of `recent_arenas` to overwrite.
+    recent_next: usize,
+    /// Incremented on every chunk put back; orders the free chunks by age.
+    tick: u64,
+}
+
+// SAFETY: the free lists own their chunks (like `Chunk`, which is `Send`); the pointers are
+// only used by the thread holding the mutex.
+unsafe impl Send for State {}
+
+/// Free bytes above which the pool trims, for a reserve of `reserve` bytes: half again the
+/// reserve, so refilling and emptying around the reserve does not map and unmap in turn.
+#[must_use]
+pub(crate) fn trim_threshold(reserve: usize) -> usize {
+    reserve.saturating_add(reserve / 2)
+}
+
+impl Default for ChunkPool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ChunkPool {
+    /// A pool with the default configuration (see [`ChunkPoolBuilder`]).
+    #[must_use]
+    pub fn new() -> Self {
+        // The defaults are valid: 64 KiB and 64 MiB are powers of two in range.
+        ChunkPoolBuilder::default()
+            .build()
+            .unwrap_or_else(|e| unreachable!("{e}"))
+    }
+
+    /// A builder for a configured pool.
+    #[must_use]
+    pub fn builder() -> ChunkPoolBuilder {
+        ChunkPoolBuilder::default()
+    }
+
+    /// The process-wide pool, with the default configuration, created on first use.
+    ///
+    /// [`SlabArena::new`](crate::SlabArena::new) draws from it.
+    #[must_use]
+    pub fn global() -> &'static Arc<ChunkPool> {
+        static GLOBAL: OnceLock<Arc<ChunkPool>> = OnceLock::new();
+        GLOBAL.get_or_init(|| Arc::new(ChunkPool::new()))
+    }
+
+    /// The size classes.
+    pub(crate) fn classes(&self) -> Classes {
+        self.classes
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while the lock was held (an assertion in `check_invariants`) leaves the
+        // counts as they were before the failed step; the chunks themselves are still owned.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Free bytes kept mapped right now.
+    fn reserve_bytes(&self, state: &State) -> usize {
+        match self.reserve {
+            Reserve::Bytes(bytes) => bytes,
+            Reserve::Auto => state.recent_arenas.iter().copied().max().unwrap_or(0),
+        }
+    }
+
+    /// A chunk of at least `size` bytes: the hottest free chunk of its class, or a new mapping.
+    ///
+    /// `None` when no chunk of that size can exist, the pool limit does not allow it even
+    /// after releasing free chunks, or the OS refuses. A fresh chunk is poisoned under
+    /// `arena_asan`, as is a reused one.
+    pub(crate) fn take(&self, size: usize) -> Option<Chunk> {
+        let fit = self.classes.fit(size)?;
+        let chunk_size = fit.chunk_size(self.classes);
+        let mut state = self.lock();
+        if let size_class::Fit::Class(index) = fit {
+            let class = &mut state.classes[index];
+            if let Some(free) = class.free.pop_back() {
+                class.counts.in_use += 1;
+                state.bytes_free -= chunk_size;
+                state.bytes_in_use += chunk_size;
+                return Some(Chunk {
+                    ptr: free.ptr,
+                    size: chunk_size,
+                });
+            }
+        }
+        if let Some(limit) = self.limit {
+            let room = limit.checked_sub(chunk_size)?;
+            if state.bytes_in_use > room {
+                // Even with every free chunk released it would not fit: keep them.
+                return None;
+            }
+            while state.bytes_mapped > room {
+                if !state.release_coldest(self.classes) {
+                    return None;
+                }
+            }
+        }
+        let mut calls = os::MapCalls::default();
+        let mapped = os::map(chunk_size, self.huge_pages, &mut calls);
+        state.os.maps += calls.maps;
+        state.os.advises += calls.advises;
+        let ptr = mapped?;
+        poison::poison(ptr.as_ptr(), chunk_size);
+        let counts = match fit {
+            size_class::Fit::Class(index) => &mut state.classes[index].counts,
+            size_class::Fit::Dedicated(_) => {
+                state.dedicated_bytes += chunk_size;
+                &mut state.dedicated
+            }
+        };
+        counts.ever_mapped += 1;
+        counts.in_use += 1;
+        state.bytes_mapped += chunk_size;
+        state.bytes_in_use += chunk_size;
+        state.peak_bytes_mapped = state.peak_bytes_mapped.max(state.bytes_mapped);
+        Some(Chunk {
+            ptr,
+            size: chunk_size,
+        })
+    }
+
+    /// Takes back `chunks` (all from this pool), then trims the free memory down to the
+    /// reserve if it exceeds [`trim_threshold`]. `arena_bytes`: the reserved bytes of the arena
+    /// giving them back (if it is done with them: drop or reset), remembered for
+    /// [`Reserve::Auto`].
+    ///
+    /// The iterator is consumed with the pool locked: it must yield each chunk only after it
+    /// is done reading it (the pool poisons or unmaps it at once).
+    pub(crate) fn give_back(
+        &self,
+        chunks: impl Iterator<Item = Chunk>,
+        arena_bytes: Option<usize>,
+    ) {
+        let mut state = self.lock();
+        for chunk in chunks {
+            state.put_back(self.classes, chunk);
+        }
+        if let Some(arena_bytes) = arena_bytes {
+            let slot = state.recent_next;
+            state.recent_arenas[slot] = arena_bytes;
+            state.recent_next = (slot + 1) % RECENT_ARENAS;
+        }
+        let reserve = self.reserve_bytes(&state);
+        if state.bytes_free > trim_threshold(reserve) {
+            state.release_down_to(self.classes, reserve);
+        }
+    }
+
+    /// Gives free chunks back to the OS, coldest first, until at most `keep_bytes` free bytes
+    /// stay mapped. Returns the number of bytes released.
+    ///
+    /// The pool does this by itself beyond its reserve; call it to release more, for example
+    /// after a spike you know will not come back.
+    pub fn trim(&self, keep_bytes: usize) -> usize {
+        let mut state = self.lock();
+        let before = state.bytes_mapped;
+        state.release_down_to(self.classes, keep_bytes);
+        before - state.bytes_mapped
+    }
+
+    /// The chunk size a request for `size` bytes gets: the smallest class that holds it, or a
+    /// dedicated chunk of the page-rounded size; `None` when no such chunk can exist.
+    #[must_use]
+    pub fn chunk_size_for(&self, size: usize) -> Option<usize> {
+        self.classes.chunk_size_for(size)
+    }
+
+    /// A snapshot of the pool's counts, bytes and OS calls.
+    #[must_use]
+    pub fn stats(&self) -> PoolStats {
+        let state = self.lock();
+        let classes = state
+            .classes
+            .iter()
+            .enumerate()
+            .map(|(index, class)| {
+                let size = self.classes.size(index);
+                let free = class.free.len();
+                ClassStats {
+                    chunk_size: Some(size),
+                    mapped: class.counts.in_use + free,
+                    in_use: class.counts.in_use,
+                    free,
+                    released: class.counts.released,
+                    ever_mapped: class.counts.ever_mapped,
+                    bytes_mapped: (class.counts.in_use + free) * size,
+                    bytes_in_use: class.counts.in_use * size,
+                }
+            })
+            .collect();
+        PoolStats {
+            classes,
+            dedicated: ClassStats {
+                chunk_size: None,
+                mapped: state.dedicated.in_use,
+                in_use: state.dedicated.in_use,
+                free: 0,
+                released: state.dedicated.released,
+                ever_mapped: state.dedicated.ever_mapped,
+                bytes_mapped: state.dedicated_bytes,
+                bytes_in_use: state.dedicated_bytes,
+            },
+            bytes_mapped: state.bytes_mapped,
+            bytes_in_use: state.bytes_in_use,
+            bytes_free: state.bytes_free,
+            peak_bytes_mapped: state.peak_bytes_mapped,
+            bytes_released: state.bytes_released,
+            reserve_bytes: self.reserve_bytes(&state),
+            limit: self.limit,
+            os_map_calls: state.os.maps,
+            os_unmap_calls: state.os.unmaps,
+            os_advise_calls: state.os.advises,
+        }
+    }
+
+    /// Asserts the pool's invariants: counts and byte totals add up, free chunks are
+    /// distinct, page aligned and within the limit. For tests; takes the lock.
+    ///
+    /// # Panics
+    ///
+    /// When an invariant does not hold.
+    #[doc(hidden)]
+    pub fn check_invariants(&self) {
+        let state = self.lock();
+        let mut free_bytes = 0usize;
+        let mut in_use_bytes = state.dedicated_bytes;
+        let mut starts = Vec::new();
+        for (index, class) in state.classes.iter().enumerate() {
+            let size = self.classes.size(index);
+            let c = class.counts;
+            assert_eq!(
+                c.in_use as u64 + class.free.len() as u64 + c.released,
+                c.ever_mapped,
+                "class {size}: in use + free + released != ever mapped"
+            );
+            let mut last_tick = 0;
+            for free in &class.free {
+                assert_eq!(
+                    free.ptr.as_ptr() as usize % PAGE,
+                    0,
+                    "free chunk not page aligned"
+                );
+                assert!(free.freed_at >= last_tick, "free list out of age order");
+                last_tick = free.freed_at;
+                starts.push((free.ptr.as_ptr() as usize, size));
+            }
+            free_bytes += class.free.len() * size;
+            in_use_bytes += c.in_use * size;
+        }
+        let d = state.dedicated;
+        assert_eq!(
+            d.in_use as u64 + d.released,
+            d.ever_mapped,
+            "dedicated: in use + released != ever mapped"
+        );
+        assert_eq!(state.bytes_free, free_bytes, "free bytes");
+        assert_eq!(state.bytes_in_use, in_use_bytes, "bytes in use");
+        assert_eq!(
+            state.bytes_mapped,
+            free_bytes + in_use_bytes,
+            "mapped != in use + free"
+        );
+        assert!(state.peak_bytes_mapped >= state.bytes_mapped);
+        let reserve = self.reserve_bytes(&state);
+        assert!(
+            state.bytes_free <= trim_threshold(reserve),
+            "{} free bytes past the trim threshold of a {reserve}-byte reserve",
+            state.bytes_free
+        );
+        if let Some(limit) = self.limit {
+            assert!(state.bytes_mapped <= limit, "over the pool limit");
+        }
+        assert_disjoint(&mut starts, "free chunks");
+    }
+}
+
+/// Asserts that no two `(start, len)` ranges overlap (sorts them). For `check_invariants`.
+pub(crate) fn assert_disjoint(ranges: &mut [(usize, usize)], what: &str) {
+    ranges.sort_unstable();
+    for pair in ranges.windows(2) {
+        assert!(
+            pair[0].0 + pair[0].1 <= pair[1].0,
+            "{what} overlap: {pair:x?}"
+        );
+    }
+}
+
+impl State {
+    /// Puts `chunk` back: into its class's free list (poisoned), or to the OS if dedicated.
+    fn put_back(&mut self, classes: Classes, chunk: Chunk) {
+        let Chunk { ptr, size } = chunk;
+        self.bytes_in_use -= size;
+        match classes.fit(size) {
+            Some(size_class::Fit::Class(index)) => {
+                assert_eq!(
+                    classes.size(index),
+                    size,
+                    "chunk given back to the wrong pool"
+                );
+                poison::poison(ptr.as_ptr(), size);
+                self.tick += 1;
+                let class = &mut self.classes[index];
+                class.counts.in_use -= 1;
+                class.free.push_back(FreeChunk {
+                    ptr,
+                    freed_at: self.tick,
+                });
+                self.bytes_free += size;
+            }
+            _ => {
+                self.dedicated.in_use -= 1;
+                self.dedicated.released += 1;
+                self.dedicated_bytes -= size;
+                // SAFETY: a dedicated chunk is one whole mapping of `size` bytes (see `take`),
+                // and its holder gave it up with the token.
+                unsafe { self.unmap(ptr, size) };
+            }
+        }
+    }
+
+    /// Gives the coldest free chunk of any class back to the OS; `false` if none is free.
+    fn release_coldest(&mut self, classes: Classes) -> bool {
+        let coldest = self
+            .classes
+            .iter()
+            .enumerate()
+            .filter_map(|(index, class)| class.free.front().map(|f| (f.freed_at, index)))
+            .min();
+        let Some((_, index)) = coldest else {
+            return false;
+        };
+        let size = classes.size(index);
+        let class = &mut self.classes[index];
+        let Some(free) = class.free.pop_front() else {
+            return false;
+        };
+        class.counts.released += 1;
+        self.bytes_free -= size;
+        // SAFETY: a free chunk of class `index` is one whole mapping of `size` bytes that no
+        // arena holds (`FreeChunk` invariant), and it just left the free list.
+        unsafe { self.unmap(free.ptr, size) };
+        true
+    }
+
+    /// Releases coldest free chunks until at most `keep` free bytes remain.
+    fn release_down_to(&mut self, classes: Classes, keep: usize) {
+        while self.bytes_free > keep && self.release_coldest(classes) {}
+    }
+
+    /// Unmaps a chunk and counts it.
+    ///
+    /// # Safety
+    ///
+    /// `ptr..ptr + size` must be one whole mapping made by `take` that nothing uses any more.
+    unsafe fn unmap(&mut self, ptr: NonNull<u8>, size: usize) {
+        // The range may be mapped again for someone else: clear our poison first.
+        poison::unpoison(ptr.as_ptr(), size);
+        // SAFETY: forwarded from the caller.
+        unsafe { os::unmap(ptr, size) };
+        self.os.unmaps += 1;
+        self.bytes_mapped -= size;
+        self.bytes_released += size as u64;
+    }
+}
+
+impl Drop for ChunkPool {
+    fn drop(&mut self) {
+        // Arenas hold an `Arc` of their pool, so no chunk is in use here; give the free ones
+        // back.
+        let classes = self.classes;
+        self.lock().release_down_to(classes, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trim_threshold_has_hysteresis_and_saturates() {
+        assert_eq!(trim_threshold(0), 0);
+        assert_eq!(trim_threshold(64 << 20), 96 << 20);
+        assert_eq!(trim_threshold(usize::MAX), usize::MAX);
+    }
+
+    #[test]
+    fn chunks_are_reused_lifo_and_counted() {
+        let pool = ChunkPool::builder()
+            .chunk_sizes(PAGE, 4 * PAGE)
+            .reserve(Reserve::Bytes(usize::MAX))
+            .build()
+            .unwrap();
+        let a = pool.take(1).unwrap();
+        let b = pool.take(PAGE).unwrap();
+        assert_eq!((a.size(), b.size()), (PAGE, PAGE));
+        let b_ptr = b.ptr();
+        pool.give_back([a].into_iter(), Some(PAGE));
+        pool.give_back([b].into_iter(), Some(PAGE));
+        pool.check_invariants();
+        // The hottest (last given back) comes out first.
+        let c = pool.take(10).unwrap();
+        assert_eq!(c.ptr(), b_ptr);
+        let big = pool.take(5 * PAGE + 1).unwrap();
+        assert_eq!(big.size(), 6 * PAGE);
+        let s = pool.stats();
+        assert_eq!(s.os_map_calls, 3);
+        assert_eq!((s.classes[0].in_use, s.classes[0].free), (1, 1));
+        assert_eq!(s.dedicated.in_use, 1);
+        pool.give_back([c, big].into_iter(), Some(7 * PAGE));
+        pool.check_invariants();
+        let s = pool.stats();
+        assert_eq!(s.dedicated.released, 1);
+        assert_eq!(s.os_unmap_calls, 1);
+        assert_eq!(s.bytes_free, 2 * PAGE);
+        assert_eq!(pool.trim(0), 2 * PAGE);
+        assert_eq!(pool.stats().bytes_mapped, 0);
+        pool.check_invariants();
+    }
+
+    #[test]
+    fn limit_releases_free_chunks_then_refuses() {
+        let pool = ChunkPool::builder()
+            .chunk_sizes(PAGE, 4 * PAGE)
+            .reserve(Reserve::Bytes(usize::MAX))
+            .limit(4 * PAGE)
+            .build()
+            .unwrap();
+        let a = pool.take(2 * PAGE).unwrap();
+        let b = pool.take(2 * PAGE).unwrap();
+        assert!(pool.take(1).is_none(), "over the limit");
+        pool.give_back([a].into_iter(), Some(0));
+        // A 4-page chunk needs the free 2-page one released first.
+        assert!(pool.take(4 * PAGE).is_none(), "b still holds 2 pages");
+        let c = pool.take(PAGE).unwrap();
+        pool.check_invariants();
+        let s = pool.stats();
+        assert_eq!(s.classes[1].released, 1);
+        assert!(s.bytes_mapped <= 4 * PAGE);
+        pool.give_back([b, c].into_iter(), Some(0));
+        pool.check_invariants();
+    }
+
+    #[test]
+    fn trims_coldest_first_beyond_the_reserve() {
+        let pool = ChunkPool::builder()
+            .chunk_sizes(PAGE, 4 * PAGE)
+            .reserve(Reserve::Bytes(2 * PAGE))
+            .build()
+            .unwrap();
+        let chunks: Vec<_> = (0..4).map(|_| pool.take(PAGE).unwrap()).collect();
+        let hottest = chunks[3].ptr();
+        // 3 pages free is at the threshold (2 + 1): no trim yet.
+        let mut chunks = chunks.into_iter();
+        pool.give_back(chunks.by_ref().take(3), Some(0));
+        assert_eq!(pool.stats().os_unmap_calls, 0);
+        pool.give_back(chunks, Some(0));
+        let s = pool.stats();
+        assert_eq!(s.os_unmap_calls, 2);
+        assert_eq!(s.bytes_free, 2 * PAGE);
+        let again = pool.take(PAGE).unwrap();
+        assert_eq!(again.ptr(), hottest, "the hottest chunk stays");
+        pool.give_back([again].into_iter(), Some(0));
+        pool.check_invariants();
+    }
+
+    #[test]
+    fn auto_reserve_follows_recent_arenas() {
+        let pool = ChunkPool::builder()
+            .chunk_sizes(PAGE, 4 * PAGE)
+            .build()
+            .unwrap();
+        let chunks: Vec<_> = (0..8).map(|_| pool.take(PAGE).unwrap()).collect();
+        pool.give_back(chunks.into_iter(), Some(2 * PAGE));
+        let s = pool.stats();
+        assert_eq!(s.reserve_bytes, 2 * PAGE);
+        assert_eq!(s.bytes_free, 2 * PAGE);
+        pool.check_invariants();
+    }
+}

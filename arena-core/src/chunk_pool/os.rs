@@ -1,0 +1,136 @@
+//! The pool's source of memory: anonymous `mmap` on unix, `std::alloc` elsewhere.
+//!
+//! Every function here maps or unmaps one region of a size computed by `size_class` (a non-zero
+//! multiple of [`PAGE`]). The caller counts the calls.
+
+use core::ptr::NonNull;
+
+#[cfg(not(unix))]
+use super::size_class::PAGE;
+
+/// How to ask for huge pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HugePages {
+    /// Normal pages only.
+    #[default]
+    Off,
+    /// Transparent huge pages: `madvise(MADV_HUGEPAGE)` on every chunk of at least 2 MiB
+    /// (Linux; ignored elsewhere).
+    Transparent,
+    /// `MAP_HUGETLB` for chunks that are a multiple of 2 MiB, falling back silently to normal
+    /// pages when the system has no huge pages reserved (Linux; ignored elsewhere).
+    HugeTlb,
+}
+
+/// Size of a huge page on the platforms where [`HugePages`] does something.
+pub(crate) const HUGE_PAGE: usize = 2 * 1024 * 1024;
+
+/// OS calls made by one [`map`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct MapCalls {
+    /// `mmap` calls (a failed `MAP_HUGETLB` attempt counts).
+    pub(crate) maps: u64,
+    /// `madvise` calls.
+    pub(crate) advises: u64,
+}
+
+/// Maps `size` bytes of fresh, readable and writable memory aligned to at least `PAGE`.
+///
+/// `size` must be a non-zero multiple of `PAGE` (the pool only passes sizes from
+/// `size_class`). Returns `None` when the OS refuses.
+pub(crate) fn map(size: usize, huge: HugePages, calls: &mut MapCalls) -> Option<NonNull<u8>> {
+    debug_assert!(size > 0, "mapping an empty region");
+    imp::map(size, huge, calls)
+}
+
+/// Gives a region back to the OS.
+///
+/// # Safety
+///
+/// `ptr` and `size` must be exactly a region returned by [`map`] with that `size`, not unmapped
+/// yet, and nothing may access it afterwards.
+pub(crate) unsafe fn unmap(ptr: NonNull<u8>, size: usize) {
+    // SAFETY: forwarded from the caller.
+    unsafe { imp::unmap(ptr, size) }
+}
+
+#[cfg(unix)]
+mod imp {
+    use super::{HUGE_PAGE, HugePages, MapCalls};
+    use core::ptr::{self, NonNull};
+
+    fn mmap_anonymous(size: usize, extra_flags: libc::c_int) -> Option<NonNull<u8>> {
+        // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches
+        // no existing memory; the result is checked against MAP_FAILED below.
+        let ptr = unsafe {
+            libc::mmap(
+                ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | extra_flags,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            None
+        } else {
+            NonNull::new(ptr.cast::<u8>())
+        }
+    }
+
+    pub(super) fn map(size: usize, huge: HugePages, calls: &mut MapCalls) -> Option<NonNull<u8>> {
+        #[cfg(target_os = "linux")]
+        if huge == HugePages::HugeTlb && size % HUGE_PAGE == 0 {
+            calls.maps += 1;
+            if let Some(ptr) = mmap_anonymous(size, libc::MAP_HUGETLB) {
+                return Some(ptr);
+            }
+            // No huge pages reserved (or none left): fall back to normal pages, silently.
+        }
+        calls.maps += 1;
+        let ptr = mmap_anonymous(size, 0)?;
+        #[cfg(target_os = "linux")]
+        if huge == HugePages::Transparent && size >= HUGE_PAGE {
+            calls.advises += 1;
+            // SAFETY: `ptr..ptr + size` is the mapping just created; MADV_HUGEPAGE only changes
+            // how the kernel backs it, never its contents. A failure (no THP support) is
+            // harmless and ignored.
+            unsafe {
+                libc::madvise(ptr.as_ptr().cast(), size, libc::MADV_HUGEPAGE);
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = (huge, HUGE_PAGE);
+        Some(ptr)
+    }
+
+    pub(super) unsafe fn unmap(ptr: NonNull<u8>, size: usize) {
+        // SAFETY: the caller guarantees `ptr..ptr + size` is one whole mapping from `map` that
+        // nothing uses any more.
+        let result = unsafe { libc::munmap(ptr.as_ptr().cast(), size) };
+        debug_assert_eq!(result, 0, "munmap({ptr:p}, {size}) failed");
+    }
+}
+
+#[cfg(not(unix))]
+mod imp {
+    use super::{HugePages, MapCalls, PAGE};
+    use core::alloc::Layout;
+    use core::ptr::NonNull;
+
+    pub(super) fn map(size: usize, _huge: HugePages, calls: &mut MapCalls) -> Option<NonNull<u8>> {
+        let layout = Layout::from_size_align(size, PAGE).ok()?;
+        calls.maps += 1;
+        // SAFETY: `layout` has a non-zero size (the pool never maps an empty region).
+        NonNull::new(unsafe { std::alloc::alloc(layout) })
+    }
+
+    pub(super) unsafe fn unmap(ptr: NonNull<u8>, size: usize) {
+        // SAFETY: `map` allocated `ptr` with exactly this layout (the caller passes the same
+        // size, which was valid then).
+        unsafe {
+            std::alloc::dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(size, PAGE));
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! [`PoolStats`]: what a [`ChunkPool`](super::ChunkPool) holds, per size class, and its
+//! `Display` table.
+
+use core::fmt;
+
+/// Chunk counts of one size class (or of the dedicated chunks).
+///
+/// Counts of chunks add up: `in_use + free + released == ever_mapped`, and
+/// `mapped == in_use + free`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassStats {
+    /// Chunk size of the class, or `None` for the dedicated chunks of requests larger than the
+    /// largest class (each of its own rounded size).
+    pub chunk_size: Option<usize>,
+    /// Chunks currently mapped (in use or free).
+    pub mapped: usize,
+    /// Chunks currently held by arenas.
+    pub in_use: usize,
+    /// Chunks mapped and waiting in the free list.
+    pub free: usize,
+    /// Chunks given back to the OS since the pool was created.
+    pub released: u64,
+    /// Chunks mapped since the pool was created.
+    pub ever_mapped: u64,
+    /// Bytes currently mapped in this class.
+    pub bytes_mapped: usize,
+    /// Bytes currently held by arenas in this class.
+    pub bytes_in_use: usize,
+}
+
+/// A snapshot of a [`ChunkPool`](super::ChunkPool): per class counts, bytes and OS calls.
+///
+/// `Display` prints it as a table with utilization and fragmentation in percent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PoolStats {
+    /// One entry per size class, smallest first.
+    pub classes: Vec<ClassStats>,
+    /// The dedicated chunks (requests larger than the largest class).
+    pub dedicated: ClassStats,
+    /// Bytes currently mapped from the OS.
+    pub bytes_mapped: usize,
+    /// Bytes currently held by arenas.
+    pub bytes_in_use: usize,
+    /// Bytes mapped and free (`bytes_mapped - bytes_in_use`).
+    pub bytes_free: usize,
+    /// The largest `bytes_mapped` seen.
+    pub peak_bytes_mapped: usize,
+    /// Bytes given back to the OS since the pool was created.
+    pub bytes_released: u64,
+    /// Free bytes the pool keeps mapped right now before it starts giving memory back.
+    pub reserve_bytes: usize,
+    /// The pool-wide limit on mapped bytes, if any.
+    pub limit: Option<usize>,
+    /// Calls that mapped memory (`mmap`, or `std::alloc::alloc` off unix).
+    pub os_map_calls: u64,
+    /// Calls that gave memory back (`munmap`, or `std::alloc::dealloc` off unix).
+    pub os_unmap_calls: u64,
+    /// `madvise` calls (huge pages).
+    pub os_advise_calls: u64,
+}
+
+impl PoolStats {
+    /// All OS calls made so far: map, unmap and advise. Compare two snapshots to count the
+    /// calls of a piece of work.
+    #[must_use]
+    pub fn os_calls(&self) -> u64 {
+        self.os_map_calls + self.os_unmap_calls + self.os_advise_calls
+    }
+
+    /// Share of the mapped bytes held by arenas, in percent (100 for an empty pool).
+    #[must_use]
+    pub fn utilization_percent(&self) -> f64 {
+        percent(self.bytes_in_use, self.bytes_mapped, 100.0)
+    }
+
+    /// External fragmentation of the free memory, in percent: `1 - largest free chunk / free
+    /// bytes`. 0 when all free memory is one chunk (or there is none), close to 100 when it is
+    /// spread over many small chunks.
+    #[must_use]
+    pub fn fragmentation_percent(&self) -> f64 {
+        let largest_free = self
+            .classes
+            .iter()
+            .filter(|c| c.free > 0)
+            .filter_map(|c| c.chunk_size)
+            .max()
+            .unwrap_or(0);
+        if self.bytes_free == 0 {
+            0.0
+        } else {
+            100.0 - percent(largest_free, self.bytes_free, 0.0)
+        }
+    }
+}
+
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "a percentage for display; a relative error of 2^-52 is invisible"
+)]
+fn percent(part: usize, whole: usize, if_empty: f64) -> f64 {
+    if whole == 0 {
+        if_empty
+    } else {
+        part as f64 * 100.0 / whole as f64
+    }
+}
+
+/// `n` bytes in the largest binary unit that keeps it at least 1, with one decimal.
+pub(crate) struct Bytes(pub(crate) u64);
+
+impl fmt::Display for Bytes {
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "a size for display, one decimal"
+    )]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+        let mut unit = 0;
+        let mut scaled = self.0 as f64;
+        while scaled >= 1024.0 && unit < UNITS.len() - 1 {
+            scaled /= 1024.0;
+            unit += 1;
+        }
+        let text = if unit == 0 {
+            format!("{} B", self.0)
+        } else if scaled.fract() == 0.0 {
+            format!("{scaled:.0} {}", UNITS[unit])
+        } else {
+            format!("{scaled:.1} {}", UNITS[unit])
+        };
+        f.pad(&text)
+    }
+}
+
+impl fmt::Display for PoolStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:>10} {:>7} {:>7} {:>7} {:>9} {:>7} {:>11} {:>11}",
+            "class", "mapped", "in use", "free", "released", "ever", "bytes mapped", "bytes in use"
+        )?;
+        let rows = self.classes.iter().chain(core::iter::once(&self.dedicated));
+        for c in rows {
+            if c.ever_mapped == 0 && c.chunk_size.is_none() {
+                continue;
+            }
+            let class = match c.chunk_size {
+                Some(size) => Bytes(size as u64).to_string(),
+                None => "dedicated".to_owned(),
+            };
+            writeln!(
+                f,
+                "{:>10} {:>7} {:>7} {:>7} {:>9} {:>7} {:>12} {:>12}",
+                class,
+                c.mapped,
+                c.in_use,
+                c.free,
+                c.released,
+                c.ever_mapped,
+                Bytes(c.bytes_mapped as u64),
+                Bytes(c.bytes_in_use as u64),
+            )?;
+        }
+        writeln!(
+            f,
+            "mapped {} (peak {}), in use {}, free {}, reserve {}, released {}{}",
+            Bytes(self.bytes_mapped as u64),
+            Bytes(self.peak_bytes_mapped as u64),
+            Bytes(self.bytes_in_use as u64),
+            Bytes(self.bytes_free as u64),
+            Bytes(self.reserve_bytes as u64),
+            Bytes(self.bytes_released),
+            match self.limit {
+                Some(limit) => format!(", limit {}", Bytes(limit as u64)),
+                None => String::new(),
+            }
+        )?;
+        write!(
+            f,
+            "utilization {:.1}%, fragmentation {:.1}%, OS calls: {} map, {} unmap, {} advise",
+            self.utilization_percent(),
+            self.fragmentation_percent(),
+            self.os_map_calls,
+            self.os_unmap_calls,
+            self.os_advise_calls
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_print_in_binary_units() {
+        assert_eq!(Bytes(0).to_string(), "0 B");
+        assert_eq!(Bytes(1023).to_string(), "1023 B");
+        assert_eq!(Bytes(64 * 1024).to_string(), "64 KiB");
+        assert_eq!(Bytes(3 * 512 * 1024).to_string(), "1.5 MiB");
+        assert_eq!(format!("{:>8}", Bytes(1 << 30)), "   1 GiB");
+    }
+
+    #[test]
+    fn percentages() {
+        let mut s = PoolStats::default();
+        assert!((s.utilization_percent() - 100.0).abs() < f64::EPSILON);
+        assert!(s.fragmentation_percent().abs() < f64::EPSILON);
+        s.bytes_mapped = 4 << 20;
+        s.bytes_in_use = 1 << 20;
+        s.bytes_free = 3 << 20;
+        s.classes = vec![
+            ClassStats {
+                chunk_size: Some(1 << 20),
+                free: 1,
+                ..ClassStats::default()
+            },
+            ClassStats {
+                chunk_size: Some(2 << 20),
+                free: 1,
+                ..ClassStats::default()
+            },
+        ];
+        assert!((s.utilization_percent() - 25.0).abs() < 1e-9);
+        // Largest free chunk 2 MiB of 3 MiB free: a third is fragmented.
+        assert!((s.fragmentation_percent() - 100.0 / 3.0).abs() < 1e-9);
+        let table = s.to_string();
+        assert!(table.contains("utilization 25.0%"), "{table}");
+        assert!(table.contains("fragmentation 33.3%"), "{table}");
+        assert!(table.contains("1 MiB"), "{table}");
+    }
+}

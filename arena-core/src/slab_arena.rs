@@ -1,0 +1,815 @@
+//! [`SlabArena`]: a bump arena whose chunks come from a shared [`ChunkPool`].
+//!
+//! Allocation bumps a pointer down through the current chunk: the inlined fast path is one
+//! subtraction, one mask and one comparison. When the chunk is full the out-of-line refill
+//! takes a new chunk from the pool, doubling the chunk size each time up to a cap, so a hot
+//! arena grows to large chunks and a cold one stays small. Because the pool keeps chunks that
+//! arenas gave back, a fresh arena per document costs what a reused one does.
+//!
+//! Each chunk starts with a small header linking it to the arena's previous chunk, so the
+//! arena itself never allocates: its chunk list lives in its chunks.
+
+#[cfg(feature = "allocator-api2")]
+mod allocator_api;
+mod chunk_math;
+
+use core::alloc::Layout;
+use core::cell::Cell;
+use core::fmt;
+use core::mem::size_of;
+use core::ptr::{self, NonNull};
+use std::sync::Arc;
+
+use crate::chunk_pool::{Chunk, ChunkPool, poison};
+use crate::{AllocError, ArenaStats, BumpAllocator, Checkpoint};
+use chunk_math::{bump_down, chunk_bytes_needed, chunk_request, grow};
+
+/// Default cap of the chunk growth: large enough that a hot arena takes a new chunk rarely,
+/// small enough that the last, partly used chunk wastes little.
+const DEFAULT_MAX_CHUNK: usize = 16 * 1024 * 1024;
+
+/// The start of every chunk an arena holds.
+#[repr(C)]
+struct ChunkHeader {
+    /// The chunk the arena took before this one, or `None` for its oldest chunk.
+    prev: Option<NonNull<ChunkHeader>>,
+    /// The pool's token for this chunk; its `ptr` is the address of this header.
+    chunk: Chunk,
+    /// Bytes handed out from this chunk (alignment padding included), valid once it is no
+    /// longer the current chunk; `HEADER + used <= chunk.size()`.
+    used: usize,
+}
+
+/// Bytes at the start of a chunk taken by its header.
+const HEADER: usize = size_of::<ChunkHeader>();
+
+/// The cursor and bottom of an arena without a chunk: every non-empty request, and every
+/// request aligned to more than 1, goes to the refill.
+const EMPTY: usize = 1;
+
+/// A bump arena whose chunks come from a shared [`ChunkPool`].
+///
+/// - [`SlabArena::new`] draws from [`ChunkPool::global`], [`SlabArena::with_pool`] from a
+///   pool you share, [`SlabArena::builder`] sets the first chunk size, the growth cap and a
+///   byte limit.
+/// - [`reset`](Self::reset) keeps the largest chunk and gives the others back to the pool;
+///   dropping the arena gives them all back.
+/// - It implements [`BumpAllocator`], so every `ArenaDeserialize` type deserializes into it,
+///   and `&SlabArena` implements allocator-api2's `Allocator` (feature `allocator-api2`, on by
+///   default), so `hashbrown` maps live in it too.
+///
+/// `SlabArena` is `Send` but not `Sync`: threads each own arenas, drawing from one pool.
+///
+/// ```compile_fail
+/// fn share<T: Sync>(_: &T) {}
+/// share(&arena_core::SlabArena::new()); // not `Sync`
+/// ```
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, BumpAllocatorExt, SlabArena};
+/// use serde::de::DeserializeSeed;
+///
+/// let mut arena = SlabArena::new();
+/// for doc in [r#"["a", "b"]"#, r#"["c"]"#] {
+///     let mut de = serde_json::Deserializer::from_str(doc);
+///     let words: &[&str] = ArenaSeed::new(&arena).deserialize(&mut de)?;
+///     assert!(!words.is_empty());
+///     arena.reset(); // `words` can't be used past this line
+/// }
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub struct SlabArena {
+    /// Bump pointer: the next allocation ends at or below it. Within `bottom..=end` of the
+    /// current chunk, with that chunk's provenance; address `EMPTY` without a chunk.
+    cursor: Cell<*mut u8>,
+    /// Lowest address the current chunk hands out (just past its header), `<= cursor`;
+    /// `EMPTY` without a chunk. Never 0, so every pointer handed out is non-null.
+    bottom: Cell<usize>,
+    /// The chunk allocations come from: one of the chunks in the list from `head`, or `None`
+    /// when the arena holds no chunk.
+    current: Cell<Option<NonNull<ChunkHeader>>>,
+    /// The newest chunk, or `None`; the list through `prev` holds every chunk of the arena
+    /// exactly once, each taken from `pool` and not given back.
+    head: Cell<Option<NonNull<ChunkHeader>>>,
+    /// Number of chunks in the list.
+    chunks: Cell<usize>,
+    /// Sum of the sizes of the chunks in the list; `<= limit`.
+    reserved: Cell<usize>,
+    /// Size of the next chunk to take (before rounding to the pool's classes).
+    next_size: Cell<usize>,
+    /// Cap of `next_size`.
+    max_chunk: usize,
+    /// Most bytes of chunks the arena may hold.
+    limit: Option<usize>,
+    pool: Arc<ChunkPool>,
+}
+
+// SAFETY: an arena is the only owner of its chunks (the `head` list invariant) and of the
+// pointers into them; moving it to another thread moves that ownership. The pool it gives
+// chunks back to is `Sync`. It stays `!Sync` (the `Cell`s): two threads must not bump one
+// cursor.
+unsafe impl Send for SlabArena {}
+
+/// Statistics of a [`SlabArena`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SlabStats {
+    /// Chunks the arena holds.
+    pub chunks: usize,
+    /// Bytes of those chunks usable for allocations (headers excluded).
+    pub reserved_bytes: usize,
+    /// Bytes handed out, alignment padding included.
+    pub used_bytes: usize,
+    /// Bytes left unused at the end of chunks the arena has moved on from: lost until reset.
+    pub wasted_tail_bytes: usize,
+    /// Bytes taken from the pool, headers included (what the arena limit counts).
+    pub chunk_bytes: usize,
+}
+
+impl From<SlabStats> for ArenaStats {
+    fn from(s: SlabStats) -> Self {
+        ArenaStats {
+            reserved_bytes: s.reserved_bytes,
+            used_bytes: s.used_bytes,
+            chunks: s.chunks,
+        }
+    }
+}
+
+impl fmt::Display for SlabStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} bytes used of {} reserved in {} chunk(s), {} wasted in chunk tails",
+            self.used_bytes, self.reserved_bytes, self.chunks, self.wasted_tail_bytes
+        )
+    }
+}
+
+/// Builder of a [`SlabArena`]: pool, first chunk size, growth cap and byte limit.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{BumpAllocatorExt, SlabArena};
+///
+/// let arena = SlabArena::builder()
+///     .initial_chunk_size(64 * 1024)
+///     .max_chunk_size(1 << 20)
+///     .limit(4 << 20)
+///     .build();
+/// assert!(arena.try_alloc_slice_copy(&[0u8; 100]).is_ok());
+/// assert!(arena.try_alloc_slice_copy(&vec![0u8; 5 << 20]).is_err()); // past the limit
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SlabArenaBuilder {
+    pool: Option<Arc<ChunkPool>>,
+    initial_chunk: Option<usize>,
+    max_chunk: Option<usize>,
+    limit: Option<usize>,
+}
+
+impl SlabArenaBuilder {
+    /// Draw chunks from `pool` (default: [`ChunkPool::global`]).
+    #[must_use]
+    pub fn pool(mut self, pool: Arc<ChunkPool>) -> Self {
+        self.pool = Some(pool);
+        self
+    }
+
+    /// Size of the first chunk, rounded up to the pool's classes (default: the pool's smallest
+    /// class, 64 KiB).
+    #[must_use]
+    pub fn initial_chunk_size(mut self, bytes: usize) -> Self {
+        self.initial_chunk = Some(bytes);
+        self
+    }
+
+    /// Cap of the exponential growth: each new chunk doubles the last, up to this (default:
+    /// 16 MiB, or the pool's largest class if smaller). Set it to the initial size for
+    /// chunks that never grow. A single larger allocation still gets a chunk of its own size.
+    #[must_use]
+    pub fn max_chunk_size(mut self, bytes: usize) -> Self {
+        self.max_chunk = Some(bytes);
+        self
+    }
+
+    /// The arena holds at most `bytes` of chunks (headers included): an allocation that would
+    /// need more fails with [`AllocError`]. Default: no limit but the pool's.
+    #[must_use]
+    pub fn limit(mut self, bytes: usize) -> Self {
+        self.limit = Some(bytes);
+        self
+    }
+
+    /// The arena. It takes no chunk until the first allocation.
+    #[must_use]
+    pub fn build(self) -> SlabArena {
+        let pool = self.pool.unwrap_or_else(|| ChunkPool::global().clone());
+        let classes = pool.classes();
+        let max_chunk = self
+            .max_chunk
+            .unwrap_or_else(|| DEFAULT_MAX_CHUNK.min(classes.max()));
+        let initial = self.initial_chunk.unwrap_or(classes.min()).min(max_chunk);
+        SlabArena {
+            cursor: Cell::new(ptr::without_provenance_mut(EMPTY)),
+            bottom: Cell::new(EMPTY),
+            current: Cell::new(None),
+            head: Cell::new(None),
+            chunks: Cell::new(0),
+            reserved: Cell::new(0),
+            next_size: Cell::new(initial),
+            max_chunk,
+            limit: self.limit,
+            pool,
+        }
+    }
+}
+
+impl Default for SlabArena {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for SlabArena {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SlabArena")
+            .field("stats", &self.stats())
+            .field("next_chunk", &self.next_size.get())
+            .field("max_chunk", &self.max_chunk)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A saved allocation state of a [`SlabArena`], to [`reset_to`](SlabArena::reset_to).
+///
+/// Two words: the arena's newest chunk and its bump cursor at the time. It is meant for the
+/// arena that made it, before its next reset; anything else is refused (a panic) as soon as it
+/// does not describe chunks the arena still holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlabCheckpoint {
+    /// The newest chunk then, or `None` for an arena without chunks.
+    head: Option<NonNull<ChunkHeader>>,
+    /// The cursor then (address `EMPTY` without chunks).
+    cursor: *mut u8,
+}
+
+impl SlabArena {
+    /// An arena drawing from [`ChunkPool::global`], with the default growth and no limit.
+    #[must_use]
+    pub fn new() -> Self {
+        SlabArenaBuilder::default().build()
+    }
+
+    /// An arena drawing from `pool`, with the default growth and no limit.
+    #[must_use]
+    pub fn with_pool(pool: Arc<ChunkPool>) -> Self {
+        SlabArenaBuilder::default().pool(pool).build()
+    }
+
+    /// A builder: pool, first chunk size, growth cap and byte limit.
+    #[must_use]
+    pub fn builder() -> SlabArenaBuilder {
+        SlabArenaBuilder::default()
+    }
+
+    /// The pool the arena draws from.
+    #[must_use]
+    pub fn pool(&self) -> &Arc<ChunkPool> {
+        &self.pool
+    }
+
+    /// Allocates memory for `layout`: uninitialised, aligned, valid until the arena is reset
+    /// or dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError`] when the arena limit or the pool limit does not allow another chunk, the
+    /// size cannot be a chunk, or the OS refuses memory.
+    #[inline(always)]
+    pub fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        let cursor = self.cursor.get();
+        if let Some(addr) = bump_down(cursor.addr(), self.bottom.get(), layout) {
+            let ptr = cursor.with_addr(addr);
+            self.cursor.set(ptr);
+            poison::unpoison(ptr, layout.size());
+            // SAFETY: `addr >= bottom >= EMPTY > 0` (field invariant of `bottom`).
+            return Ok(unsafe { NonNull::new_unchecked(ptr) });
+        }
+        self.alloc_slow(layout)
+    }
+
+    /// Allocates memory for `layout`, as [`try_alloc_layout`](Self::try_alloc_layout).
+    ///
+    /// # Panics
+    ///
+    /// When the arena is out of memory or over its limit.
+    #[inline]
+    pub fn alloc_layout(&self, layout: Layout) -> NonNull<u8> {
+        self.try_alloc_layout(layout)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The refill: a new chunk from the pool, then the allocation from it.
+    #[cold]
+    #[inline(never)]
+    fn alloc_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        if layout.size() == 0 {
+            // Any aligned non-null pointer will do; no chunk needed.
+            // SAFETY: an alignment is never 0.
+            return Ok(unsafe {
+                NonNull::new_unchecked(ptr::without_provenance_mut(layout.align()))
+            });
+        }
+        let needed =
+            chunk_bytes_needed(layout, HEADER).ok_or(AllocError::size_overflow(layout.align()))?;
+        let request = chunk_request(
+            self.pool.classes(),
+            needed,
+            self.next_size.get(),
+            self.reserved.get(),
+            self.limit,
+        )
+        .ok_or(AllocError::new(layout))?;
+        let chunk = self.pool.take(request).ok_or(AllocError::new(layout))?;
+        let size = chunk.size();
+        let base = chunk.ptr().as_ptr();
+        let header = chunk.ptr().cast::<ChunkHeader>();
+        // SAFETY: the chunk is `size >= needed > HEADER` bytes, so `base + size` is its end.
+        let end = unsafe { base.add(size) };
+        let bottom = base.addr() + HEADER;
+        let Some(addr) = bump_down(end.addr(), bottom, layout) else {
+            // `chunk_bytes_needed` makes this impossible; never hand out memory past `bottom`.
+            debug_assert!(false, "{layout:?} does not fit a {size}-byte chunk");
+            self.pool.give_back(core::iter::once(chunk), None);
+            return Err(AllocError::new(layout));
+        };
+        poison::unpoison(base, HEADER);
+        // SAFETY: the chunk is ours alone (the pool handed out the token), page aligned and at
+        // least `HEADER` bytes, so the header fits at its start; it is written before any read.
+        unsafe {
+            header.write(ChunkHeader {
+                prev: self.head.get(),
+                chunk,
+                used: 0,
+            });
+        }
+        self.head.set(Some(header));
+        self.chunks.set(self.chunks.get() + 1);
+        self.reserved.set(self.reserved.get() + size);
+        self.next_size
+            .set(grow(self.next_size.get().max(size), self.max_chunk));
+
+        // The chunk with more room left after this allocation stays current; the other one
+        // keeps what it has handed out and is done.
+        let new_room = addr - bottom;
+        let old_room = self.cursor.get().addr() - self.bottom.get();
+        if new_room >= old_room {
+            self.retire_current();
+            self.current.set(Some(header));
+            self.bottom.set(bottom);
+            self.cursor.set(end.with_addr(addr));
+        } else {
+            // SAFETY: `header` was just written and is not the current chunk, so nothing else
+            // accesses it.
+            unsafe { (*header.as_ptr()).used = size - (addr - base.addr()) };
+        }
+        poison::unpoison(end.with_addr(addr), layout.size());
+        // SAFETY: `addr >= bottom > base`, and `base` is non-null.
+        Ok(unsafe { NonNull::new_unchecked(end.with_addr(addr)) })
+    }
+
+    /// Records in the current chunk's header how much of it was handed out.
+    fn retire_current(&self) {
+        if let Some(current) = self.current.get() {
+            // SAFETY: `current` is a chunk of the list (field invariant), its header written
+            // when it was taken; the arena is `!Sync` and no reference to a header escapes, so
+            // this is the only access.
+            unsafe {
+                let header = current.as_ptr();
+                let end = current.addr().get() + (*header).chunk.size();
+                (*header).used = end - self.cursor.get().addr();
+            }
+        }
+    }
+
+    /// Walks the chunk list, newest first: `(header, chunk size, used)`, where `used` is
+    /// computed from the cursor for the current chunk.
+    fn for_each_chunk(&self, mut f: impl FnMut(NonNull<ChunkHeader>, usize, usize)) {
+        let mut next = self.head.get();
+        while let Some(header) = next {
+            // SAFETY: every chunk in the list has a written header (field invariant of
+            // `head`); reading it while the arena is borrowed cannot race (`!Sync`).
+            let (prev, size, used) = unsafe {
+                let h = header.as_ptr();
+                ((*h).prev, (*h).chunk.size(), (*h).used)
+            };
+            let used = if Some(header) == self.current.get() {
+                header.addr().get() + size - self.cursor.get().addr()
+            } else {
+                used
+            };
+            f(header, size, used);
+            next = prev;
+        }
+    }
+
+    /// Chunks, reserved and used bytes, and the bytes wasted at the end of full chunks.
+    #[must_use]
+    pub fn stats(&self) -> SlabStats {
+        let mut stats = SlabStats::default();
+        self.for_each_chunk(|header, size, used| {
+            stats.chunks += 1;
+            stats.chunk_bytes += size;
+            stats.reserved_bytes += size - HEADER;
+            stats.used_bytes += used;
+            if Some(header) != self.current.get() {
+                stats.wasted_tail_bytes += size - HEADER - used;
+            }
+        });
+        stats
+    }
+
+    /// Forgets every allocation: keeps the largest chunk (poisoned under `arena_asan`) and
+    /// gives the others back to the pool. Taking `&mut self`, it cannot run while anything
+    /// allocated from the arena is still borrowed.
+    pub fn reset(&mut self) {
+        let mut keep: Option<(NonNull<ChunkHeader>, usize)> = None;
+        self.for_each_chunk(|header, size, _| {
+            if keep.is_none_or(|(_, kept)| size > kept) {
+                keep = Some((header, size));
+            }
+        });
+        let Some((keep, size)) = keep else {
+            return;
+        };
+        let arena_bytes = self.reserved.get();
+        let others = ChunkDrain {
+            next: self.head.get(),
+            skip: Some(keep),
+        };
+        self.pool.give_back(others, Some(arena_bytes));
+        // SAFETY: `keep` is a chunk of the list with a written header, and the only one left.
+        unsafe { (*keep.as_ptr()).prev = None };
+        let base = keep.cast::<u8>().as_ptr();
+        poison::poison(base.wrapping_add(HEADER), size - HEADER);
+        self.head.set(Some(keep));
+        self.current.set(Some(keep));
+        self.chunks.set(1);
+        self.reserved.set(size);
+        self.bottom.set(base.addr() + HEADER);
+        // `base + size` is the end of the kept chunk, which is `size` bytes long.
+        self.cursor.set(base.wrapping_add(size));
+    }
+
+    /// A checkpoint of the allocation state, to [`reset_to`](Self::reset_to): two words,
+    /// no allocation, no lock.
+    #[must_use]
+    pub fn checkpoint(&self) -> SlabCheckpoint {
+        SlabCheckpoint {
+            head: self.head.get(),
+            cursor: self.cursor.get(),
+        }
+    }
+
+    /// Frees everything allocated since `checkpoint`: chunks taken since go back to the pool,
+    /// and the cursor returns to where it was. Taking `&mut self`, it cannot run while anything
+    /// allocated from the arena is still borrowed. (The name follows bump-scope's `reset_to`;
+    /// [`BumpAllocator::rewind`] is the unsafe, shared-borrow form `ArenaSeed` uses to undo a
+    /// failed deserialization.)
+    ///
+    /// # Panics
+    ///
+    /// When `checkpoint` does not describe chunks the arena still holds: made by another
+    /// arena, before a reset, or after a state it was rewound past. (Such a rewind is refused
+    /// before anything changes.)
+    pub fn reset_to(&mut self, checkpoint: SlabCheckpoint) {
+        // SAFETY: `&mut self`: nothing allocated from the arena is borrowed any more.
+        unsafe { self.rewind_shared(checkpoint) }
+    }
+
+    /// [`reset_to`](Self::reset_to) through a shared borrow.
+    ///
+    /// # Safety
+    ///
+    /// Nothing allocated after `checkpoint` is used again.
+    unsafe fn rewind_shared(&self, checkpoint: SlabCheckpoint) {
+        // Validate first: the checkpoint's newest chunk must be in the list, and its cursor in
+        // that chunk or an older one.
+        let mut newer = 0;
+        let mut found_head = false;
+        let mut current = None;
+        let cursor = checkpoint.cursor.addr();
+        self.for_each_chunk(|header, size, _| {
+            if Some(header) == checkpoint.head {
+                found_head = true;
+            }
+            if !found_head {
+                newer += 1;
+            } else if current.is_none() {
+                let base = header.addr().get();
+                if (base + HEADER..=base + size).contains(&cursor) {
+                    current = Some(header);
+                }
+            }
+        });
+        // A checkpoint of an arena without chunks: every chunk is newer.
+        assert!(
+            found_head || checkpoint.head.is_none(),
+            "checkpoint's chunks are no longer in this arena"
+        );
+        match current {
+            Some(_) => {}
+            None => assert!(
+                checkpoint.head.is_none() && cursor == EMPTY,
+                "checkpoint cursor outside the arena's chunks"
+            ),
+        }
+        self.retire_current();
+        if newer > 0 {
+            let mut freed = 0;
+            let mut next = self.head.get();
+            for _ in 0..newer {
+                let header = next.unwrap_or_else(|| unreachable!("counted in the list above"));
+                // SAFETY: a chunk of the list, header written (field invariant of `head`).
+                unsafe {
+                    freed += (*header.as_ptr()).chunk.size();
+                    next = (*header.as_ptr()).prev;
+                }
+            }
+            let drain = ChunkDrain {
+                next: self.head.get(),
+                skip: None,
+            }
+            .take(newer);
+            self.pool.give_back(drain, None);
+            self.head.set(next);
+            self.chunks.set(self.chunks.get() - newer);
+            self.reserved.set(self.reserved.get() - freed);
+        }
+        self.current.set(current);
+        match current {
+            Some(header) => {
+                let base = header.cast::<u8>().as_ptr();
+                self.bottom.set(base.addr() + HEADER);
+                // Everything below the restored cursor is free again.
+                poison::poison(base.wrapping_add(HEADER), cursor - base.addr() - HEADER);
+                // The cursor lies in this chunk (checked above); take the chunk's provenance.
+                self.cursor.set(base.with_addr(cursor));
+            }
+            None => {
+                self.bottom.set(EMPTY);
+                self.cursor.set(ptr::without_provenance_mut(EMPTY));
+            }
+        }
+    }
+
+    /// Asserts the arena's invariants: the chunk list matches the counts, chunks are
+    /// disjoint, the cursor lies in the current chunk, used bytes fit their chunks. For tests.
+    ///
+    /// # Panics
+    ///
+    /// When an invariant does not hold.
+    #[doc(hidden)]
+    pub fn check_invariants(&self) {
+        let mut ranges = Vec::new();
+        let mut reserved = 0;
+        let mut found_current = false;
+        self.for_each_chunk(|header, size, used| {
+            let base = header.addr().get();
+            assert_eq!(base % crate::chunk_pool::PAGE, 0, "chunk not page aligned");
+            assert!(
+                HEADER + used <= size,
+                "chunk at {base:#x} over-used: {used} of {size}"
+            );
+            ranges.push((base, size));
+            reserved += size;
+            if Some(header) == self.current.get() {
+                found_current = true;
+                let cursor = self.cursor.get().addr();
+                assert!(
+                    (base + HEADER..=base + size).contains(&cursor),
+                    "cursor {cursor:#x} outside the current chunk {base:#x}+{size}"
+                );
+                assert_eq!(
+                    self.bottom.get(),
+                    base + HEADER,
+                    "bottom of the current chunk"
+                );
+            }
+        });
+        assert_eq!(ranges.len(), self.chunks.get(), "chunk count");
+        assert_eq!(reserved, self.reserved.get(), "reserved bytes");
+        if let Some(limit) = self.limit {
+            assert!(reserved <= limit, "over the arena limit");
+        }
+        match self.current.get() {
+            Some(_) => assert!(found_current, "current chunk not in the list"),
+            None => {
+                assert!(ranges.is_empty(), "chunks but no current chunk");
+                assert_eq!(self.bottom.get(), EMPTY);
+                assert_eq!(self.cursor.get().addr(), EMPTY);
+            }
+        }
+        crate::chunk_pool::assert_disjoint(&mut ranges, "arena chunks");
+    }
+}
+
+/// Takes the chunks of a list out of their headers, newest first, skipping `skip`.
+struct ChunkDrain {
+    /// Next header to read: a chunk of an arena's list, its header written.
+    next: Option<NonNull<ChunkHeader>>,
+    skip: Option<NonNull<ChunkHeader>>,
+}
+
+impl Iterator for ChunkDrain {
+    type Item = Chunk;
+
+    fn next(&mut self) -> Option<Chunk> {
+        loop {
+            let header = self.next?;
+            // SAFETY: `header` is a written header of a chunk the arena owns (field
+            // invariant). Reading it by value moves the token out; the arena stops using the
+            // chunk (its caller detaches the drained chunks from the list), and we read `prev`
+            // before handing the token on, after which the pool may reuse or unmap the chunk.
+            let ChunkHeader { prev, chunk, .. } = unsafe { header.as_ptr().read() };
+            self.next = prev;
+            if Some(header) == self.skip {
+                // The kept chunk: its token stays in its header (`read` copied it; this copy
+                // is dropped without giving it back, which `Chunk` allows).
+                let _kept = chunk;
+                continue;
+            }
+            return Some(chunk);
+        }
+    }
+}
+
+impl Drop for SlabArena {
+    fn drop(&mut self) {
+        if self.head.get().is_some() {
+            let all = ChunkDrain {
+                next: self.head.get(),
+                skip: None,
+            };
+            self.pool.give_back(all, Some(self.reserved.get()));
+        }
+    }
+}
+
+// SAFETY: `try_alloc_layout` hands out `bump_down` results of the current chunk: aligned to
+// `layout.align()`, `layout.size()` bytes at or above `bottom` and below the cursor, which
+// then moves below them, so no two live allocations overlap; or from a fresh chunk the same
+// way. Chunks stay in the arena (unmoved: the pool never moves a mapping) until `reset`,
+// `reset_to` (both `&mut self`) or drop. Zero-sized requests get an aligned non-null pointer.
+// `checkpoint`/`rewind` through the trait: `SlabArena` is not `Sync`, and `rewind_shared`
+// gives back exactly the chunks taken and the bytes bumped since the checkpoint, which the
+// caller vouches are unused.
+unsafe impl BumpAllocator for SlabArena {
+    #[inline(always)]
+    fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        SlabArena::try_alloc_layout(self, layout)
+    }
+
+    fn stats(&self) -> ArenaStats {
+        SlabArena::stats(self).into()
+    }
+
+    #[inline]
+    fn checkpoint(&self) -> Option<Checkpoint> {
+        Some(Checkpoint::new(SlabArena::checkpoint(self)))
+    }
+
+    #[inline]
+    unsafe fn rewind(&self, checkpoint: Checkpoint) {
+        // SAFETY: the trait's caller guarantees the checkpoint came from `checkpoint` above, so
+        // it holds a `SlabCheckpoint`, and that nothing allocated after it is used again.
+        unsafe { self.rewind_shared(checkpoint.get::<SlabCheckpoint>()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BumpAllocatorExt;
+
+    fn small_pool() -> Arc<ChunkPool> {
+        Arc::new(
+            ChunkPool::builder()
+                .chunk_sizes(4096, 64 * 1024)
+                .build()
+                .unwrap(),
+        )
+    }
+
+    #[test]
+    fn auto_traits() {
+        fn send<T: Send>() {}
+        fn send_sync<T: Send + Sync>() {}
+        send::<SlabArena>();
+        send_sync::<ChunkPool>();
+        send_sync::<Arc<ChunkPool>>();
+    }
+
+    // The header costs every chunk; keep it to a few words.
+    const _: () = assert!(HEADER <= 48);
+
+    #[test]
+    fn allocates_grows_and_resets() {
+        let pool = small_pool();
+        let mut arena = SlabArena::with_pool(pool.clone());
+        assert_eq!(arena.stats(), SlabStats::default());
+        let a = arena.alloc(7u64);
+        assert_eq!(*a, 7);
+        for i in 0..10_000u32 {
+            let s = arena.alloc_str(&i.to_string());
+            assert_eq!(s, i.to_string());
+        }
+        arena.check_invariants();
+        let s = arena.stats();
+        assert!(s.chunks > 1, "{s:?}");
+        assert!(s.used_bytes >= 8 + 38_890, "{s:?}");
+        arena.reset();
+        arena.check_invariants();
+        assert_eq!(arena.stats().chunks, 1);
+        assert_eq!(arena.stats().used_bytes, 0);
+        drop(arena);
+        pool.check_invariants();
+        assert_eq!(pool.stats().bytes_in_use, 0);
+    }
+
+    #[test]
+    fn big_allocation_keeps_the_roomier_chunk_current() {
+        let arena = SlabArena::with_pool(small_pool());
+        arena.alloc(1u8);
+        let before = arena.current.get();
+        // Fills most of a 64 KiB chunk: less room left there than in the first 4 KiB one.
+        let big = arena.alloc_slice_copy(&[1u8; 65_000]);
+        assert_eq!(big.len(), 65_000);
+        assert_eq!(
+            arena.current.get(),
+            before,
+            "the 4 KiB chunk has more room left"
+        );
+        arena.check_invariants();
+        assert_eq!(arena.stats().chunks, 2);
+    }
+
+    #[test]
+    fn zero_sized_and_overaligned() {
+        let arena = SlabArena::with_pool(small_pool());
+        let z = arena
+            .try_alloc_layout(Layout::from_size_align(0, 64).unwrap())
+            .unwrap();
+        assert_eq!(z.as_ptr() as usize % 64, 0);
+        let p = arena
+            .try_alloc_layout(Layout::from_size_align(10, 8192).unwrap())
+            .unwrap();
+        assert_eq!(p.as_ptr() as usize % 8192, 0);
+        arena.check_invariants();
+        let err = arena
+            .try_alloc_layout(Layout::from_size_align(isize::MAX as usize - 100, 1).unwrap())
+            .unwrap_err();
+        assert!(err.to_string().contains("out of memory"));
+    }
+
+    #[test]
+    fn rewind_restores_the_state() {
+        let pool = small_pool();
+        let mut arena = SlabArena::with_pool(pool.clone());
+        arena.alloc_str("keep");
+        let cp = arena.checkpoint();
+        let used = arena.stats().used_bytes;
+        for _ in 0..100 {
+            arena.alloc_slice_copy(&[0u8; 1000]);
+        }
+        assert!(arena.stats().chunks > 1);
+        arena.reset_to(cp);
+        arena.check_invariants();
+        assert_eq!(arena.stats().used_bytes, used);
+        assert_eq!(arena.stats().chunks, 1);
+        // Rewinding twice to the same checkpoint works.
+        arena.alloc_str("more");
+        arena.reset_to(cp);
+        assert_eq!(arena.stats().used_bytes, used);
+        arena.check_invariants();
+        drop(arena);
+        pool.check_invariants();
+        assert_eq!(pool.stats().bytes_in_use, 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "no longer in this arena")]
+    fn rewind_after_reset_panics() {
+        let mut arena = SlabArena::with_pool(small_pool());
+        arena.alloc_str("in the first, 4 KiB chunk");
+        let cp = arena.checkpoint();
+        arena.alloc_slice_copy(&[0u8; 20_000]);
+        // Keeps the larger, second chunk: the checkpoint's newest chunk is gone.
+        arena.reset();
+        arena.reset_to(cp);
+    }
+}

@@ -1,0 +1,157 @@
+//! Size arithmetic of the arena: how big a chunk an allocation needs, which chunk size to ask
+//! the pool for, and the bump step itself. Safe, checked and unit-tested; the unsafe core only
+//! consumes the results.
+
+use core::alloc::Layout;
+
+use crate::chunk_pool::{Classes, PAGE};
+
+/// Bytes a chunk must have so that an allocation of `layout` fits below its `header` bytes,
+/// wherever the pool maps it (chunk starts are only guaranteed `PAGE` aligned, chunk sizes
+/// are multiples of `PAGE`). `None` on overflow.
+#[must_use]
+pub(crate) fn chunk_bytes_needed(layout: Layout, header: usize) -> Option<usize> {
+    let payload = if layout.align() <= PAGE {
+        // The chunk end is `PAGE` aligned, so the allocation starts exactly
+        // `round_up(size, align)` below it.
+        crate::chunk_pool::round_up(layout.size(), layout.align())?
+    } else {
+        // Rounding down to a larger alignment can lose up to `align - 1` bytes.
+        layout.size().checked_add(layout.align() - 1)?
+    };
+    payload.checked_add(header)
+}
+
+/// The chunk size to ask the pool for: a grown chunk (`next`) if it fits under `limit` with
+/// the `reserved` bytes the arena already holds, else the smallest chunk that holds `needed`
+/// bytes if that fits, else `None` (over the limit, or no such chunk).
+#[must_use]
+pub(crate) fn chunk_request(
+    classes: Classes,
+    needed: usize,
+    next: usize,
+    reserved: usize,
+    limit: Option<usize>,
+) -> Option<usize> {
+    let fits = |size: usize| match limit {
+        Some(limit) => reserved
+            .checked_add(size)
+            .is_some_and(|total| total <= limit),
+        None => true,
+    };
+    let grown = classes.chunk_size_for(needed.max(next))?;
+    if fits(grown) {
+        return Some(grown);
+    }
+    let smallest = classes.chunk_size_for(needed)?;
+    fits(smallest).then_some(smallest)
+}
+
+/// The next growth size after taking a chunk: doubled, capped at `max`.
+#[must_use]
+pub(crate) fn grow(next: usize, max: usize) -> usize {
+    next.saturating_mul(2).min(max)
+}
+
+/// One downward bump step: the address of an allocation of `layout` just below `cursor`, if
+/// it stays at or above `bottom`. The same computation as the arena's inlined fast path.
+#[must_use]
+#[inline(always)]
+pub(crate) fn bump_down(cursor: usize, bottom: usize, layout: Layout) -> Option<usize> {
+    let addr = cursor.checked_sub(layout.size())? & !(layout.align() - 1);
+    (addr >= bottom).then_some(addr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KIB: usize = 1024;
+
+    fn layout(size: usize, align: usize) -> Layout {
+        Layout::from_size_align(size, align).unwrap()
+    }
+
+    #[test]
+    fn needed_bytes_cover_size_alignment_and_header() {
+        assert_eq!(chunk_bytes_needed(layout(1, 1), 32), Some(33));
+        assert_eq!(chunk_bytes_needed(layout(1, 8), 32), Some(40));
+        assert_eq!(chunk_bytes_needed(layout(4097, 4096), 32), Some(8192 + 32));
+        assert_eq!(
+            chunk_bytes_needed(layout(10, 8192), 32),
+            Some(10 + 8191 + 32)
+        );
+        let huge = layout(isize::MAX as usize - 7, 8);
+        assert_eq!(chunk_bytes_needed(huge, usize::MAX / 2 + 9), None);
+        let huge = layout(isize::MAX as usize - 8191, 4096);
+        assert_eq!(
+            chunk_bytes_needed(huge, 32),
+            Some(isize::MAX as usize - 8191 + 32)
+        );
+    }
+
+    #[test]
+    fn needed_bytes_are_enough_at_any_page_aligned_chunk() {
+        let header = 32;
+        for size in [0, 1, 7, 100, 4095, 4096, 5000, 70_000] {
+            for align_shift in 0..14 {
+                let l = layout(size, 1 << align_shift);
+                let needed = chunk_bytes_needed(l, header).unwrap();
+                let chunk = crate::chunk_pool::round_up(needed, PAGE).unwrap();
+                for start in (PAGE..16 * PAGE).step_by(PAGE) {
+                    let addr = bump_down(start + chunk, start + header, l);
+                    assert!(addr.is_some(), "{l:?} in {chunk} bytes at {start:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn requests_grow_until_the_limit() {
+        let classes = Classes::new(64 * KIB, 1024 * KIB).unwrap();
+        assert_eq!(
+            chunk_request(classes, 100, 64 * KIB, 0, None),
+            Some(64 * KIB)
+        );
+        assert_eq!(
+            chunk_request(classes, 100, 256 * KIB, 0, None),
+            Some(256 * KIB)
+        );
+        assert_eq!(
+            chunk_request(classes, 300 * KIB, 64 * KIB, 0, None),
+            Some(512 * KIB)
+        );
+        // The grown chunk would pass the limit: fall back to the smallest that fits.
+        assert_eq!(
+            chunk_request(classes, 100, 256 * KIB, 100 * KIB, Some(200 * KIB)),
+            Some(64 * KIB)
+        );
+        assert_eq!(
+            chunk_request(classes, 100, 256 * KIB, 150 * KIB, Some(200 * KIB)),
+            None
+        );
+        assert_eq!(
+            chunk_request(classes, 100, 64 * KIB, usize::MAX, Some(usize::MAX)),
+            None
+        );
+        assert_eq!(chunk_request(classes, usize::MAX, 0, 0, None), None);
+    }
+
+    #[test]
+    fn growth_doubles_up_to_the_cap() {
+        assert_eq!(grow(64, 1024), 128);
+        assert_eq!(grow(1024, 1024), 1024);
+        assert_eq!(grow(usize::MAX, 1024), 1024);
+    }
+
+    #[test]
+    fn bump_down_aligns_and_stops_at_bottom() {
+        assert_eq!(bump_down(1000, 0, layout(10, 8)), Some(984));
+        assert_eq!(bump_down(1000, 990, layout(10, 1)), Some(990));
+        assert_eq!(bump_down(1000, 991, layout(10, 1)), None);
+        assert_eq!(bump_down(1000, 0, layout(0, 1)), Some(1000));
+        assert_eq!(bump_down(5, 0, layout(10, 1)), None);
+        assert_eq!(bump_down(1, 1, layout(0, 1)), Some(1));
+        assert_eq!(bump_down(1, 1, layout(0, 2)), None);
+    }
+}
