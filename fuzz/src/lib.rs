@@ -1,0 +1,268 @@
+//! Fuzzing support: one rich document type (owned twin and arena type) and the property every
+//! fuzz target checks.
+//!
+//! For any input bytes and any format:
+//! - deserializing into the arena type never panics, aborts or overflows the stack, on bumpalo
+//!   and on bump-scope;
+//! - it reads what serde_derive reads: when serde reads the owned twin, the arena reads an equal
+//!   value; when serde refuses the input, so does the arena (limits and the documented CBOR
+//!   forms aside, where the arena may refuse more);
+//! - a failed call leaves a bump-scope arena's used bytes as they were (rewind on error);
+//! - a recursive type (arena only: serde's owned twin would overflow the stack on deep input)
+//!   returns a value or an error.
+
+use std::fmt;
+
+use arena_core::{ArenaDeserialize, ArenaSeed, BStr, BumpAllocator, Limits};
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, DeserializeSeed};
+
+/// A format, driven exactly as its own `from_slice`-style helper drives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Postcard,
+    Bincode,
+    MsgPack,
+    Cbor,
+}
+
+impl Format {
+    fn decode<'de, S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+        bytes: &'de [u8],
+    ) -> Result<S::Value, String> {
+        let text = |e: &dyn std::fmt::Display| e.to_string();
+        match self {
+            Format::Json => {
+                let mut de = serde_json::Deserializer::from_slice(bytes);
+                let v = seed.deserialize(&mut de).map_err(|e| text(&e))?;
+                de.end().map_err(|e| text(&e))?;
+                Ok(v)
+            }
+            Format::Postcard => seed
+                .deserialize(&mut postcard::Deserializer::from_bytes(bytes))
+                .map_err(|e| text(&e)),
+            // With `config::standard()` (no limit) bincode's own `String` decode allocates the
+            // length the input claims before reading it, and aborts on absurd ones (the first
+            // finding of this fuzzer, in serde's owned baseline; the arena path borrows and
+            // never allocates there). bincode documents `with_limit` for untrusted input.
+            Format::Bincode => bincode::serde::seed_decode_from_slice(
+                seed,
+                bytes,
+                bincode::config::standard().with_limit::<{ 16 << 20 }>(),
+            )
+            .map(|(v, _)| v)
+            .map_err(|e| text(&e)),
+            Format::MsgPack => seed
+                .deserialize(&mut rmp_serde::Deserializer::from_read_ref(bytes))
+                .map_err(|e| text(&e)),
+            Format::Cbor => {
+                let mut de = cbor4ii::serde::Deserializer::new(
+                    cbor4ii::core::utils::SliceReader::new(bytes),
+                );
+                seed.deserialize(&mut de).map_err(|e| text(&e))
+            }
+        }
+    }
+
+    fn decode_owned<T: DeserializeOwned>(self, bytes: &[u8]) -> Result<T, String> {
+        self.decode(std::marker::PhantomData::<T>, bytes)
+    }
+}
+
+/// The owned twin, read by serde_derive.
+#[derive(Debug, Deserialize)]
+pub struct OwnedDoc {
+    pub id: u64,
+    #[serde(alias = "n")]
+    pub name: String,
+    #[serde(default)]
+    pub score: f64,
+    pub tags: Vec<String>,
+    pub nick: Option<String>,
+    pub grid: Vec<Vec<i32>>,
+    pub kind: OwnedKind,
+    #[serde(deserialize_with = "map_or_pairs")]
+    pub attrs: Vec<(String, u16)>,
+    pub pair: (u8, String),
+    pub fixed: [u16; 3],
+}
+
+#[derive(Debug, Deserialize)]
+pub enum OwnedKind {
+    Empty,
+    Code(u32),
+    Span(u32, u32),
+    Named { label: String, weight: Option<i64> },
+}
+
+/// serde's reading of what `&[(K, V)]` documents: a map in input order with duplicates, or
+/// (in human-readable formats, which describe themselves) a sequence of pairs.
+fn map_or_pairs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, u16)>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Vec<(String, u16)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a map")
+        }
+        fn visit_map<M: serde::de::MapAccess<'de>>(
+            self,
+            mut m: M,
+        ) -> Result<Self::Value, M::Error> {
+            let mut out = Vec::new();
+            while let Some(entry) = m.next_entry()? {
+                out.push(entry);
+            }
+            Ok(out)
+        }
+        fn visit_seq<S: serde::de::SeqAccess<'de>>(
+            self,
+            mut s: S,
+        ) -> Result<Self::Value, S::Error> {
+            let mut out = Vec::new();
+            while let Some(pair) = s.next_element()? {
+                out.push(pair);
+            }
+            Ok(out)
+        }
+    }
+    if d.is_human_readable() {
+        d.deserialize_any(V)
+    } else {
+        d.deserialize_map(V)
+    }
+}
+
+/// The arena type, read by `#[derive(ArenaDeserialize)]`.
+#[derive(Debug, arena_core::ArenaDeserialize)]
+pub struct Doc<'bump> {
+    pub id: u64,
+    #[arena(alias = "n")]
+    pub name: &'bump str,
+    #[arena(default)]
+    pub score: f64,
+    pub tags: &'bump [&'bump str],
+    pub nick: Option<&'bump str>,
+    pub grid: &'bump [&'bump [i32]],
+    pub kind: Kind<'bump>,
+    pub attrs: &'bump [(&'bump str, u16)],
+    pub pair: (u8, &'bump str),
+    pub fixed: [u16; 3],
+}
+
+#[derive(Debug, arena_core::ArenaDeserialize)]
+pub enum Kind<'bump> {
+    Empty,
+    Code(u32),
+    Span(u32, u32),
+    Named {
+        label: &'bump str,
+        weight: Option<i64>,
+    },
+}
+
+/// A recursive type, arena only.
+#[derive(Debug, arena_core::ArenaDeserialize)]
+pub struct Node<'bump> {
+    pub label: BStr<'bump>,
+    pub children: &'bump [Node<'bump>],
+    pub next: Option<&'bump Node<'bump>>,
+}
+
+/// Field-by-field equality of the arena value with serde's.
+fn same(doc: &Doc<'_>, owned: &OwnedDoc) -> bool {
+    let floats = doc.score == owned.score || (doc.score.is_nan() && owned.score.is_nan());
+    let kind = match (&doc.kind, &owned.kind) {
+        (Kind::Empty, OwnedKind::Empty) => true,
+        (Kind::Code(a), OwnedKind::Code(b)) => a == b,
+        (Kind::Span(a, b), OwnedKind::Span(c, d)) => (a, b) == (c, d),
+        (
+            Kind::Named { label, weight },
+            OwnedKind::Named {
+                label: l,
+                weight: w,
+            },
+        ) => label == l && weight == w,
+        _ => false,
+    };
+    let attrs = doc.attrs.len() == owned.attrs.len()
+        && doc
+            .attrs
+            .iter()
+            .zip(&owned.attrs)
+            .all(|((k, v), (l, w))| k == l && v == w);
+    doc.id == owned.id
+        && doc.name == owned.name
+        && floats
+        && doc.tags == owned.tags.as_slice()
+        && doc.nick == owned.nick.as_deref()
+        && doc.grid.len() == owned.grid.len()
+        && doc
+            .grid
+            .iter()
+            .zip(&owned.grid)
+            .all(|(a, b)| *a == b.as_slice())
+        && kind
+        && attrs
+        && doc.pair.0 == owned.pair.0
+        && doc.pair.1 == owned.pair.1
+        && doc.fixed == owned.fixed
+}
+
+/// Limits that keep a fuzz iteration small without changing what valid small inputs read.
+fn limits() -> Limits {
+    Limits::default().max_bytes(16 << 20).max_len(1 << 16)
+}
+
+fn decode_in<'bump, T, A>(format: Format, arena: &'bump A, data: &[u8]) -> Result<T, String>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    format.decode(ArenaSeed::<T, A>::new(arena).with_limits(limits()), data)
+}
+
+/// The property of every fuzz target; panics (a finding) when it does not hold.
+pub fn check(format: Format, data: &[u8]) {
+    let owned = format.decode_owned::<OwnedDoc>(data);
+
+    let bump = bumpalo::Bump::new();
+    let arena = decode_in::<Doc, _>(format, &bump, data);
+    compare(format, &arena, &owned);
+
+    let scope: bump_scope::Bump = bump_scope::Bump::new();
+    let before = BumpAllocator::stats(&scope).used_bytes;
+    let arena = decode_in::<Doc, _>(format, &scope, data);
+    compare(format, &arena, &owned);
+    if arena.is_err() {
+        assert_eq!(
+            BumpAllocator::stats(&scope).used_bytes,
+            before,
+            "a failed call was not rewound"
+        );
+    }
+
+    // Recursion: a value or an error, never a stack overflow.
+    let _ = decode_in::<Node, _>(format, &bump, data);
+    let _ = decode_in::<Node, _>(format, &scope, data);
+}
+
+fn compare(format: Format, arena: &Result<Doc<'_>, String>, owned: &Result<OwnedDoc, String>) {
+    match (arena, owned) {
+        (Ok(doc), Ok(owned)) => assert!(same(doc, owned), "{format:?}: {doc:?} != {owned:?}"),
+        (Ok(doc), Err(e)) => panic!("{format:?}: serde refused ({e}) but the arena read {doc:?}"),
+        (Err(e), Ok(owned)) => {
+            // The arena may refuse more: its limits (postcard keeps no custom message, so a
+            // limit hit there reads as its generic custom error).
+            let documented = e.contains("limit")
+                || format == Format::Postcard && e.contains("Serde Deserialization Error");
+            assert!(
+                documented,
+                "{format:?}: serde read {owned:?}, the arena refused: {e}"
+            );
+        }
+        (Err(_), Err(_)) => {}
+    }
+}
