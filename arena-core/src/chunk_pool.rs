@@ -159,6 +159,7 @@ impl ChunkPoolBuilder {
             recent_arenas: [0; RECENT_ARENAS],
             recent_next: 0,
             tick: 0,
+            hugetlb_unavailable: false,
         };
         Ok(ChunkPool {
             classes,
@@ -174,7 +175,10 @@ impl ChunkPoolBuilder {
 /// [`SlabArena`](crate::SlabArena)s.
 ///
 /// Use the process-wide [`ChunkPool::global`], or build your own and share it in an `Arc`.
-/// See the [module docs](self) for how memory is organised and given back.
+/// Every chunk is its own mapping, never moved; free chunks wait in per-class LIFO lists, so
+/// the next arena gets the most recently touched memory. Free bytes beyond the [`Reserve`]
+/// go back to the OS, coldest chunk first, once they pass 1.5 times the reserve (hysteresis:
+/// an arena that resets and refills never makes the pool map and unmap in turn).
 ///
 /// # Examples
 ///
@@ -297,6 +301,9 @@ struct State {
     recent_next: usize,
     /// Incremented on every chunk put back; orders the free chunks by age.
     tick: u64,
+    /// A `MAP_HUGETLB` mapping failed once: the pool maps normal pages from then on instead of
+    /// paying a failing `mmap` per chunk.
+    hugetlb_unavailable: bool,
 }
 
 // SAFETY: the free lists own their chunks (like `Chunk`, which is `Send`); the pointers are
@@ -394,9 +401,14 @@ impl ChunkPool {
             }
         }
         let mut calls = os::MapCalls::default();
-        let mapped = os::map(chunk_size, self.huge_pages, &mut calls);
+        let huge_pages = match self.huge_pages {
+            HugePages::HugeTlb if state.hugetlb_unavailable => HugePages::Off,
+            huge_pages => huge_pages,
+        };
+        let mapped = os::map(chunk_size, huge_pages, &mut calls);
         state.os.maps += calls.maps;
         state.os.advises += calls.advises;
+        state.hugetlb_unavailable |= calls.hugetlb_failed;
         let ptr = mapped?;
         poison::poison(ptr.as_ptr(), chunk_size);
         let counts = match fit {
@@ -759,6 +771,38 @@ mod tests {
         assert_eq!(again.ptr(), hottest, "the hottest chunk stays");
         pool.give_back([again].into_iter(), Some(0));
         pool.check_invariants();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn huge_pages_map_usable_chunks_and_fall_back_quietly() {
+        const HUGE: usize = 2 * MIB;
+        for mode in [HugePages::Transparent, HugePages::HugeTlb] {
+            let pool = ChunkPool::builder()
+                .chunk_sizes(64 * KIB, 4 * MIB)
+                .huge_pages(mode)
+                .build()
+                .unwrap();
+            let a = pool.take(HUGE).unwrap();
+            let b = pool.take(HUGE).unwrap();
+            for chunk in [&a, &b] {
+                // SAFETY: a fresh chunk of `HUGE` bytes that this test owns.
+                unsafe { chunk.ptr().as_ptr().write_bytes(0xA5, HUGE) };
+            }
+            let s = pool.stats();
+            match mode {
+                HugePages::Transparent => {
+                    assert_eq!((s.os_map_calls, s.os_advise_calls), (2, 2), "{s}");
+                }
+                _ => {
+                    // With huge pages reserved: 2 maps. Without: one failed `MAP_HUGETLB`
+                    // attempt, remembered, then normal pages: 3, never 4.
+                    assert!((2..=3).contains(&s.os_map_calls), "{s}");
+                }
+            }
+            pool.give_back([a, b].into_iter(), Some(0));
+            pool.check_invariants();
+        }
     }
 
     #[test]

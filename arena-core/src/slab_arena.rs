@@ -446,12 +446,13 @@ impl SlabArena {
         let Some((keep, size)) = keep else {
             return;
         };
-        let arena_bytes = self.reserved.get();
-        let others = ChunkDrain {
-            next: self.head.get(),
-            skip: Some(keep),
-        };
-        self.pool.give_back(others, Some(arena_bytes));
+        if self.chunks.get() > 1 {
+            let others = ChunkDrain {
+                next: self.head.get(),
+                skip: Some(keep),
+            };
+            self.pool.give_back(others, Some(self.reserved.get()));
+        }
         // SAFETY: `keep` is a chunk of the list with a written header, and the only one left.
         unsafe { (*keep.as_ptr()).prev = None };
         let base = keep.cast::<u8>().as_ptr();

@@ -32,6 +32,8 @@ pub(crate) struct MapCalls {
     pub(crate) maps: u64,
     /// `madvise` calls.
     pub(crate) advises: u64,
+    /// A `MAP_HUGETLB` attempt failed: the system has no huge pages (left) to give.
+    pub(crate) hugetlb_failed: bool,
 }
 
 /// Maps `size` bytes of fresh, readable and writable memory aligned to at least `PAGE`.
@@ -87,6 +89,7 @@ mod imp {
                 return Some(ptr);
             }
             // No huge pages reserved (or none left): fall back to normal pages, silently.
+            calls.hugetlb_failed = true;
         }
         calls.maps += 1;
         let ptr = mmap_anonymous(size, 0)?;
