@@ -1,5 +1,6 @@
 //! Model-based property tests of `SlabArena` and `ChunkPool`: random programs of allocations
-//! (sizes up to 1 MiB, alignments up to 4096), resets, checkpoints and rewinds, arena drops and
+//! (sizes up to 1 MiB, alignments up to 4096), resets, checkpoints and rewinds, frees of the
+//! latest allocation (allocator-api2's `deallocate`), arena drops and
 //! new arenas, all on one pool, replayed against a model of what must be live. After every
 //! step: every allocation is aligned and overlaps no other live one, arena and pool invariants
 //! hold, and the pool's bytes in use are exactly the arenas' chunks; contents written stay
@@ -10,6 +11,7 @@ mod slab_support;
 use std::alloc::Layout;
 use std::sync::Arc;
 
+use allocator_api2::alloc::Allocator;
 use arena_core::{BumpAllocator, ChunkPool, Reserve, SlabArena, SlabCheckpoint};
 use proptest::prelude::*;
 use slab_support::{LiveSet, cases, fill, holds};
@@ -28,6 +30,8 @@ enum Op {
     Reset(usize),
     Checkpoint(usize),
     Rewind(usize),
+    /// Give the arena's latest live allocation back through allocator-api2's `deallocate`.
+    FreeLatest(usize),
     Drop(usize),
     New,
 }
@@ -61,6 +65,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => any::<usize>().prop_map(Op::Reset),
         2 => any::<usize>().prop_map(Op::Checkpoint),
         2 => any::<usize>().prop_map(Op::Rewind),
+        3 => any::<usize>().prop_map(Op::FreeLatest),
         1 => any::<usize>().prop_map(Op::Drop),
         1 => Just(Op::New),
     ]
@@ -87,10 +92,10 @@ prop_compose! {
 /// One arena of the program and what the model says it holds.
 struct ModelArena {
     arena: SlabArena,
-    /// Live allocations `(addr, len, tag)`, oldest first.
-    live: Vec<(usize, usize, u64)>,
-    /// The latest checkpoint and how many allocations were live then.
-    checkpoint: Option<(SlabCheckpoint, usize)>,
+    /// Live allocations `(addr, layout, tag)`, oldest (lowest tag) first.
+    live: Vec<(usize, Layout, u64)>,
+    /// The latest checkpoint, the first tag allocated after it, and the used bytes then.
+    checkpoint: Option<(SlabCheckpoint, u64, usize)>,
 }
 
 struct Run {
@@ -138,7 +143,8 @@ impl Run {
     /// them.
     fn forget(&mut self, arena: usize, from: usize) {
         let model = &mut self.arenas[arena];
-        for &(addr, len, tag) in &model.live[from..] {
+        for &(addr, layout, tag) in &model.live[from..] {
+            let len = layout.size();
             // SAFETY: the model holds only allocations whose arena has not been reset,
             // rewound past them or dropped: they are live until the call that follows.
             let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, len) };
@@ -170,16 +176,34 @@ impl Run {
             }
             Op::Checkpoint(arena) => {
                 let model = &mut self.arenas[arena % n];
-                model.checkpoint = Some((model.arena.checkpoint(), model.live.len()));
+                model.checkpoint = Some((
+                    model.arena.checkpoint(),
+                    self.next_tag,
+                    model.arena.stats().used_bytes,
+                ));
             }
             Op::Rewind(arena) => {
                 let arena = arena % n;
-                if let Some((checkpoint, live)) = self.arenas[arena].checkpoint {
-                    self.forget(arena, live);
+                if let Some((checkpoint, first_after, used)) = self.arenas[arena].checkpoint {
+                    let from = self.arenas[arena]
+                        .live
+                        .partition_point(|l| l.2 < first_after);
+                    self.forget(arena, from);
                     let model = &mut self.arenas[arena];
-                    let before = model.arena.stats().used_bytes;
                     model.arena.reset_to(checkpoint);
-                    assert!(model.arena.stats().used_bytes <= before);
+                    // Exactly the state of the checkpoint again (even when an allocation from
+                    // before it was freed since, and the cursor went above it).
+                    assert_eq!(model.arena.stats().used_bytes, used);
+                }
+            }
+            Op::FreeLatest(arena) => {
+                let arena = arena % n;
+                if let Some(&(addr, layout, _)) = self.arenas[arena].live.last() {
+                    self.forget(arena, self.arenas[arena].live.len() - 1);
+                    let ptr = std::ptr::NonNull::new(addr as *mut u8).unwrap();
+                    // SAFETY: the arena's latest live allocation, made with `layout`; the
+                    // model just forgot it and never touches it again.
+                    unsafe { Allocator::deallocate(&&self.arenas[arena].arena, ptr, layout) };
                 }
             }
             Op::Drop(arena) => {
@@ -210,7 +234,7 @@ impl Run {
                 // SAFETY: a successful allocation is valid for `size` bytes and unaliased.
                 let bytes = unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), size) };
                 fill(bytes, tag);
-                self.arenas[arena].live.push((addr, size, tag));
+                self.arenas[arena].live.push((addr, layout, tag));
             }
             Err(e) => {
                 // Only a limit may refuse, and only near it: a chunk for this request is at
@@ -237,7 +261,7 @@ impl Run {
         for model in &self.arenas {
             model.arena.check_invariants();
             let stats = model.arena.stats();
-            let live: usize = model.live.iter().map(|l| l.1).sum();
+            let live: usize = model.live.iter().map(|l| l.1.size()).sum();
             assert!(stats.used_bytes >= live, "{stats:?} < {live} live bytes");
             assert!(stats.used_bytes <= stats.reserved_bytes);
             assert_eq!(BumpAllocator::stats(&model.arena).chunks, stats.chunks);
