@@ -677,3 +677,246 @@ proptest! {
 fn unit_struct() {
     differential!(Unit, Unit, &Unit);
 }
+
+/// One corruption of serialized bytes.
+#[derive(Clone, Debug)]
+enum Corruption {
+    /// Overwrites the byte at this index (modulo the length).
+    Set(prop::sample::Index, u8),
+    /// Cuts the input at this index.
+    Truncate(prop::sample::Index),
+    /// Inserts a byte at this index.
+    Insert(prop::sample::Index, u8),
+    /// Removes the byte at this index.
+    Remove(prop::sample::Index),
+}
+
+fn corruption() -> impl Strategy<Value = Corruption> {
+    prop_oneof![
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Corruption::Set(i, b)),
+        any::<prop::sample::Index>().prop_map(Corruption::Truncate),
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Corruption::Insert(i, b)),
+        any::<prop::sample::Index>().prop_map(Corruption::Remove),
+    ]
+}
+
+fn corrupt(mut bytes: Vec<u8>, corruptions: &[Corruption]) -> Vec<u8> {
+    for c in corruptions {
+        let len = bytes.len().max(1);
+        match c {
+            Corruption::Set(i, b) if !bytes.is_empty() => {
+                let i = i.index(len);
+                bytes[i] = *b;
+            }
+            Corruption::Truncate(i) => bytes.truncate(i.index(len)),
+            Corruption::Insert(i, b) => bytes.insert(i.index(len + 1).min(bytes.len()), *b),
+            Corruption::Remove(i) if !bytes.is_empty() => {
+                bytes.remove(i.index(len));
+            }
+            _ => {}
+        }
+    }
+    bytes
+}
+
+/// Serializes `$value`, corrupts it, and requires serde_derive and the derive to agree: the
+/// same value, or both an error (no panic).
+macro_rules! corrupted {
+    ($arena_ty:ty, $owned_ty:ty, $value:expr, $corruptions:expr) => {{
+        let value: &$owned_ty = $value;
+        for format in arena_tests::Format::ALL {
+            let bytes = corrupt(format.to_bytes(value), $corruptions);
+            differential!(@bytes format, $arena_ty, $owned_ty, &bytes, false);
+        }
+    }};
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn corrupted_plain(v in any::<OwnedPlain>(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Plain<'_>, OwnedPlain, &v, &c)
+    }
+    #[test]
+    fn corrupted_nested(v in any::<OwnedNested>(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Nested<'_>, OwnedNested, &v, &c)
+    }
+    #[test]
+    fn corrupted_strict(v in any::<OwnedStrict>(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Strict<'_>, OwnedStrict, &v, &c)
+    }
+    #[test]
+    fn corrupted_defaults(v in any::<OwnedDefaults>(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Defaults<'_>, OwnedDefaults, &v, &c)
+    }
+    #[test]
+    fn corrupted_skips(v in any::<OwnedSkips>(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Skips<'_>, OwnedSkips, &v, &c)
+    }
+    #[test]
+    fn corrupted_camel(v in any::<OwnedCamel>(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Camel<'_>, OwnedCamel, &v, &c)
+    }
+    #[test]
+    fn corrupted_shapes(v in shape(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Shape<'_>, OwnedShape, &v, &c)
+    }
+    #[test]
+    fn corrupted_statuses(v in status(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Status, OwnedStatus, &v, &c)
+    }
+    #[test]
+    fn corrupted_eithers(v in either(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Either<'_, u8, &str>, OwnedEither<u8, String>, &v, &c)
+    }
+    #[test]
+    fn corrupted_tuple(a in any::<u8>(), s in any::<String>(), d in any::<u16>(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(TupleSkip<'_>, OwnedTupleSkip, &OwnedTupleSkip(a, 0, s, d), &c)
+    }
+    #[test]
+    fn corrupted_config(host in any::<String>(), port in any::<u16>(), c in prop::collection::vec(corruption(), 1..4)) {
+        corrupted!(Config<'_>, OwnedConfig, &OwnedConfig { host, port }, &c)
+    }
+}
+
+/// Reads hand-written `$bytes` in `$format` both ways and requires the same value or the same
+/// error message; returns serde's error message, if any.
+macro_rules! same_reading {
+    ($format:expr, $arena_ty:ty, $owned_ty:ty, $bytes:expr) => {{
+        let bytes: &[u8] = $bytes;
+        differential!(@bytes $format, $arena_ty, $owned_ty, bytes, true);
+        $format.decode_owned::<$owned_ty>(bytes).err()
+    }};
+}
+
+#[test]
+fn missing_duplicate_and_unknown_fields_have_serde_wording() {
+    use arena_tests::Format::Json;
+    let missing = same_reading!(Json, Strict<'_>, OwnedStrict, br#"{"num": 1}"#);
+    assert_eq!(
+        missing.as_deref(),
+        Some("missing field `name` at line 1 column 10")
+    );
+    let duplicate = same_reading!(
+        Json,
+        Strict<'_>,
+        OwnedStrict,
+        br#"{"name": "a", "name": "b"}"#
+    );
+    assert_eq!(
+        duplicate.as_deref(),
+        Some("duplicate field `name` at line 1 column 20")
+    );
+    let unknown = same_reading!(
+        Json,
+        Strict<'_>,
+        OwnedStrict,
+        br#"{"name": "a", "extra": 1}"#
+    );
+    assert_eq!(
+        unknown.as_deref(),
+        Some("unknown field `extra`, expected one of `name`, `num`, `number` at line 1 column 21")
+    );
+    let alias_dup = same_reading!(Json, Strict<'_>, OwnedStrict, br#"{"num": 1, "number": 2}"#);
+    assert!(alias_dup.unwrap().starts_with("duplicate field `num`"));
+    // Unknown fields are skipped without `deny_unknown_fields`, whatever their value.
+    let none = same_reading!(
+        Json,
+        Camel<'_>,
+        OwnedCamel,
+        br#"{"x": [1, {"y": null}], "firstName": "a", "lastSeenAt": 1, "ID": 2}"#
+    );
+    assert_eq!(none, None);
+    // A missing `Option` is `None`; a missing field with `deserialize_with` is an error.
+    let none = same_reading!(
+        Json,
+        Plain<'_>,
+        OwnedPlain,
+        br#"{"name": "", "count": 1, "flag": true, "ratio": 0.5, "letter": "x", "list": [], "wide": [1, 2]}"#
+    );
+    assert_eq!(none, None);
+    let missing_with = same_reading!(Json, WithFns<'_>, OwnedWithFns, br#"{"twice": 1}"#);
+    assert_eq!(
+        missing_with.as_deref(),
+        Some("missing field `shout` at line 1 column 12")
+    );
+}
+
+#[test]
+fn variants_and_expecting_have_serde_wording() {
+    use arena_tests::Format::{Json, Postcard};
+    let unknown = same_reading!(Json, Shape<'_>, OwnedShape, br#""triangle""#);
+    assert_eq!(
+        unknown.as_deref(),
+        Some(
+            "unknown variant `triangle`, expected one of `empty`, `circle`, `round`, `rect`, \
+             `labelled`, `polygon`, `nested` at line 1 column 10"
+        )
+    );
+    // Aliases, `other` and variants skipped when reading.
+    assert_eq!(
+        same_reading!(Json, Shape<'_>, OwnedShape, br#"{"round": 2.0}"#),
+        None
+    );
+    assert_eq!(
+        same_reading!(Json, Status, OwnedStatus, br#""Paused""#),
+        None
+    );
+    assert_eq!(
+        same_reading!(Json, Status, OwnedStatus, br#""Whatever""#),
+        None
+    );
+    assert!(same_reading!(Json, Status, OwnedStatus, br#""Retired""#).is_none());
+    // Variants by index: 6 is out of range for `Shape`, 3 is `Unknown` (the `other` variant).
+    let out_of_range = same_reading!(Postcard, Shape<'_>, OwnedShape, &[6]);
+    assert!(out_of_range.is_some());
+    assert_eq!(same_reading!(Postcard, Status, OwnedStatus, &[9]), None);
+    let expecting = same_reading!(Json, Point<'_>, OwnedPoint, b"5");
+    assert_eq!(
+        expecting.as_deref(),
+        Some("invalid type: integer `5`, expected a point in the plane at line 1 column 1")
+    );
+    let short = same_reading!(Json, Pair<'_>, OwnedPair, b"[1]");
+    assert_eq!(
+        short.as_deref(),
+        Some("invalid length 1, expected tuple struct Pair with 2 elements at line 1 column 3")
+            .map(|s| s.replace("Pair", "OwnedPair"))
+            .as_deref()
+    );
+}
+
+/// Field identifiers by index and by bytes, which only hand-written MessagePack produces.
+#[test]
+fn field_identifiers_by_index_and_bytes() {
+    use arena_tests::Format::MsgPack;
+    // {0: 7, 1: "s"}: `Pair` has no map form, `Strict` reads indexes (`name`, `num`).
+    let by_index = [0x82, 0x00, 0xa1, b's', 0x01, 0x07];
+    assert_eq!(
+        same_reading!(MsgPack, Strict<'_>, OwnedStrict, &by_index),
+        None
+    );
+    // Index 2 is out of range: an error with `deny_unknown_fields` ...
+    let index_out = [0x82, 0x00, 0xa1, b's', 0x02, 0x07];
+    assert_eq!(
+        same_reading!(MsgPack, Strict<'_>, OwnedStrict, &index_out).as_deref(),
+        Some("invalid value: integer `2`, expected field index 0 <= i < 2")
+    );
+    // ... and skipped without it.
+    let camel = [0x84, 0x00, 0xa1, b's', 0x01, 0x07, 0x02, 0x08, 0x07, 0x09];
+    assert_eq!(same_reading!(MsgPack, Camel<'_>, OwnedCamel, &camel), None);
+    // Keys as bytes: {b"name": "s", b"num": 7}, and an unknown bytes key.
+    let by_bytes = [
+        0x82, 0xc4, 4, b'n', b'a', b'm', b'e', 0xa1, b's', 0xc4, 3, b'n', b'u', b'm', 0x07,
+    ];
+    assert_eq!(
+        same_reading!(MsgPack, Strict<'_>, OwnedStrict, &by_bytes),
+        None
+    );
+    let unknown_bytes = [0x81, 0xc4, 2, b'z', 0xff, 0x07];
+    assert!(
+        same_reading!(MsgPack, Strict<'_>, OwnedStrict, &unknown_bytes)
+            .unwrap()
+            .starts_with("unknown field `z\u{fffd}`")
+    );
+}
