@@ -142,7 +142,14 @@ fn for_each_key(
 
 /// Parses `= "..."` after a key.
 fn get_lit_str(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
-    meta.value()?.parse()
+    let value = meta.value()?;
+    value.parse().map_err(|err| {
+        let key = key_name(meta);
+        syn::Error::new(
+            err.span(),
+            format!("`{key}` takes a string, as in `{key} = \"...\"`"),
+        )
+    })
 }
 
 /// Parses `= "..."` and then the string's content as a `T`, with spans on the string.

@@ -1,0 +1,9 @@
+use arena_core::ArenaDeserialize;
+
+#[derive(ArenaDeserialize)]
+#[arena(rename_all = "camel")]
+struct S {
+    a_b: u8,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use arena_core::ArenaDeserialize;
+
+#[derive(ArenaDeserialize)]
+enum E {
+    #[arena(skip_it)]
+    A,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use arena_core::ArenaDeserialize;
+
+#[derive(ArenaDeserialize)]
+#[serde(tag = "type", content = "c", untagged, remote = "Other", from = "u8", try_from = "u8")]
+enum E {
+    A,
+}
+
+fn main() {}

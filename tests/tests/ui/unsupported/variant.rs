@@ -1,0 +1,9 @@
+use arena_core::ArenaDeserialize;
+
+#[derive(ArenaDeserialize)]
+enum E {
+    #[serde(untagged)]
+    A(u8),
+}
+
+fn main() {}
