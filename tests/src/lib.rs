@@ -8,6 +8,7 @@ pub use formats::Format;
 /// Re-exports for the macros, so test files need not name these crates themselves.
 #[doc(hidden)]
 pub mod __deps {
+    pub use arena_core;
     pub use bump_scope;
     pub use bumpalo;
 }
@@ -30,6 +31,11 @@ macro_rules! with_each_arena {
         }
         {
             let __arena: $crate::__deps::bump_scope::Bump = $crate::__deps::bump_scope::Bump::new();
+            let $arena = &__arena;
+            $body
+        }
+        {
+            let __arena = $crate::__deps::arena_core::SlabArena::new();
             let $arena = &__arena;
             $body
         }

@@ -260,32 +260,42 @@ fn ten_megabytes_of_tiny_arrays_hit_the_budget() {
     });
 }
 
-#[test]
-fn failed_calls_rewind_bump_scope_arenas() {
-    let bump: bump_scope::Bump = bump_scope::Bump::new();
-    let good = Format::Json.to_bytes(&vec!["kept".to_owned()]);
-    let kept: &[&str] = Format::Json.decode_in(&bump, &good).unwrap();
-    let after_good = BumpAllocator::stats(&bump).used_bytes;
-    // A long string list that fails at its very end.
+/// A long list of strings that fails at its very end.
+fn failing_at_the_end() -> String {
     let mut bad = String::from("[");
     for i in 0..1000 {
         bad.push_str(&format!("\"string number {i}\","));
     }
     bad.push_str("42]");
+    bad
+}
+
+/// A thousand failed calls on one arena leave its used bytes where they were.
+fn check_rewinds<A: BumpAllocator>(arena: &A) {
+    let good = Format::Json.to_bytes(&vec!["kept".to_owned()]);
+    let kept: &[&str] = Format::Json.decode_in(arena, &good).unwrap();
+    let after_good = arena.stats().used_bytes;
+    let bad = failing_at_the_end();
     for _ in 0..1000 {
         assert!(
             Format::Json
-                .decode_in::<&[&str], _>(&bump, bad.as_bytes())
+                .decode_in::<&[&str], _>(arena, bad.as_bytes())
                 .is_err()
         );
-        assert_eq!(BumpAllocator::stats(&bump).used_bytes, after_good);
+        assert_eq!(arena.stats().used_bytes, after_good);
     }
     assert_eq!(kept, ["kept"]);
+}
+
+#[test]
+fn failed_calls_rewind_bump_scope_and_slab_arenas() {
+    check_rewinds(&bump_scope::Bump::<bump_scope::alloc::Global>::new());
+    check_rewinds(&arena_core::SlabArena::new());
     // bumpalo cannot rewind (documented): the failed call's bytes stay until reset.
     let bumpalo = bumpalo::Bump::new();
     assert!(
         Format::Json
-            .decode_in::<&[&str], _>(&bumpalo, bad.as_bytes())
+            .decode_in::<&[&str], _>(&bumpalo, failing_at_the_end().as_bytes())
             .is_err()
     );
     assert!(BumpAllocator::stats(&bumpalo).used_bytes > 0);
