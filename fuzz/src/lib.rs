@@ -2,12 +2,12 @@
 //! fuzz target checks.
 //!
 //! For any input bytes and any format:
-//! - deserializing into the arena type never panics, aborts or overflows the stack, on bumpalo
-//!   and on bump-scope;
+//! - deserializing into the arena type never panics, aborts or overflows the stack, on bumpalo,
+//!   bump-scope and `SlabArena` (whose invariants are checked after each input);
 //! - it reads what serde_derive reads: when serde reads the owned twin, the arena reads an equal
 //!   value; when serde refuses the input, so does the arena (limits and the documented CBOR
 //!   forms aside, where the arena may refuse more);
-//! - a failed call leaves a bump-scope arena's used bytes as they were (rewind on error);
+//! - a failed call leaves a bump-scope or slab arena's used bytes as they were (rewind on error);
 //! - a recursive type (arena only: serde's owned twin would overflow the stack on deep input)
 //!   returns a value or an error.
 
@@ -233,20 +233,34 @@ pub fn check(format: Format, data: &[u8]) {
     compare(format, &arena, &owned);
 
     let scope: bump_scope::Bump = bump_scope::Bump::new();
-    let before = BumpAllocator::stats(&scope).used_bytes;
-    let arena = decode_in::<Doc, _>(format, &scope, data);
-    compare(format, &arena, &owned);
-    if arena.is_err() {
-        assert_eq!(
-            BumpAllocator::stats(&scope).used_bytes,
-            before,
-            "a failed call was not rewound"
-        );
-    }
+    check_rewinding(format, &scope, data, &owned);
+    let slab = arena_core::SlabArena::new();
+    check_rewinding(format, &slab, data, &owned);
+    slab.check_invariants();
 
     // Recursion: a value or an error, never a stack overflow.
     let _ = decode_in::<Node, _>(format, &bump, data);
     let _ = decode_in::<Node, _>(format, &scope, data);
+    let _ = decode_in::<Node, _>(format, &slab, data);
+}
+
+/// On an arena that can rewind, a failed call leaves the used bytes as they were.
+fn check_rewinding<A: BumpAllocator>(
+    format: Format,
+    arena: &A,
+    data: &[u8],
+    owned: &Result<OwnedDoc, String>,
+) {
+    let before = arena.stats().used_bytes;
+    let result = decode_in::<Doc, _>(format, arena, data);
+    compare(format, &result, owned);
+    if result.is_err() {
+        assert_eq!(
+            arena.stats().used_bytes,
+            before,
+            "a failed call was not rewound"
+        );
+    }
 }
 
 fn compare(format: Format, arena: &Result<Doc<'_>, String>, owned: &Result<OwnedDoc, String>) {
