@@ -104,6 +104,15 @@ pub fn release_thread_scratch() {
     });
 }
 
+/// Bytes of scratch memory this thread holds: what size hints and sequences made it reserve.
+/// Not public API: tests check the reservation rules with it.
+#[doc(hidden)]
+pub fn thread_scratch_capacity() -> usize {
+    STACK
+        .try_with(|stack| stack.borrow().blocks.len() * BLOCK)
+        .unwrap_or(0)
+}
+
 /// Number of elements of `T` worth reserving for a container announcing `hint` elements: never
 /// more than 1 MiB, nor more than the call's remaining arena byte budget.
 pub(crate) fn cautious<T>(hint: Option<usize>) -> usize {

@@ -195,3 +195,171 @@ fn a_panic_in_user_code_leaves_the_arena_usable() {
         assert_eq!(nested, [&[1u8][..]]);
     });
 }
+
+/// A recursive type: a tree through slices.
+struct Tree<'bump>(#[allow(dead_code, reason = "only its shape matters")] &'bump [Tree<'bump>]);
+
+impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Tree<'bump> {
+    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
+        arena: &'bump A,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        <&'bump [Tree<'bump>]>::deserialize_in(arena, d).map(Tree)
+    }
+}
+
+#[test]
+fn nested_headers_each_claiming_65535_elements_reserve_once() {
+    // MessagePack array16 of 65,535 elements, nested 100 deep, then the input ends: 300 bytes
+    // claiming 65,535^100 elements. Nested sequences start on the scratch stack where the
+    // enclosing one's elements end, so their reservations overlap instead of adding up.
+    let input: Vec<u8> = [0xdc, 0xff, 0xff].repeat(100);
+    with_each_arena!(|arena| {
+        arena_core::release_thread_scratch();
+        assert!(Format::MsgPack.decode_in::<Tree, _>(arena, &input).is_err());
+        let reserved = arena_core::__private::thread_scratch_capacity();
+        assert!(
+            reserved <= (1 << 20) + 4096,
+            "scratch grew to {reserved} bytes"
+        );
+        assert!(
+            BumpAllocator::stats(arena).used_bytes < 4096,
+            "the arena holds nothing"
+        );
+        // A byte budget caps the reservation further.
+        arena_core::release_thread_scratch();
+        let seed = arena_core::ArenaSeed::<Tree, _>::new(arena)
+            .with_limits(arena_core::Limits::default().max_bytes(4096));
+        assert!(Format::MsgPack.decode_seed(seed, &input).is_err());
+        let reserved = arena_core::__private::thread_scratch_capacity();
+        assert!(
+            reserved <= 8192,
+            "scratch grew to {reserved} bytes under a 4 KiB budget"
+        );
+    });
+}
+
+#[test]
+fn lone_surrogates_and_invalid_utf8() {
+    with_each_arena!(|arena| {
+        let e = Format::Json
+            .decode_in::<&str, _>(arena, br#""\ud800""#)
+            .unwrap_err();
+        assert!(e.contains("surrogate") || e.contains("hex escape"), "{e}");
+        // `BStr` asks for raw bytes: serde_json hands over the escape as WTF-8, kept as is.
+        let raw: arena_core::BStr = Format::Json.decode_in(arena, br#""a\ud800b""#).unwrap();
+        assert_eq!(raw.as_bytes(), b"a\xed\xa0\x80b");
+        assert!(raw.to_str().is_err());
+        // Invalid UTF-8 in MessagePack and CBOR text strings.
+        assert!(
+            Format::MsgPack
+                .decode_in::<&str, _>(arena, &[0xa2, 0xff, 0xfe])
+                .is_err()
+        );
+        assert!(
+            Format::Cbor
+                .decode_in::<&str, _>(arena, &[0x62, 0xff, 0xfe])
+                .is_err()
+        );
+    });
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, arena_core::ArenaDeserialize)]
+enum Choice {
+    First,
+    Second(u8),
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, arena_core::ArenaDeserialize)]
+struct Record {
+    id: i32,
+    small: u8,
+}
+
+#[test]
+fn variant_indices_out_of_range_numbers_and_nan() {
+    let cases: [(&str, Format, Vec<u8>); 2] = [
+        (
+            "postcard varint 0xFFFFFFFF",
+            Format::Postcard,
+            vec![0xff, 0xff, 0xff, 0xff, 0x0f],
+        ),
+        (
+            "bincode u32 0xFFFFFFFF",
+            Format::Bincode,
+            vec![0xfc, 0xff, 0xff, 0xff, 0xff],
+        ),
+    ];
+    for (name, fmt, input) in cases {
+        assert!(fmt.decode_owned::<Choice>(&input).is_err(), "{name}: serde");
+        with_each_arena!(|arena| {
+            assert!(fmt.decode_in::<Choice, _>(arena, &input).is_err(), "{name}");
+        });
+    }
+    // MessagePack: [NaN, 1] and [1, 300] for { id: i32, small: u8 }.
+    let mut nan = vec![0x92, 0xcb];
+    nan.extend_from_slice(&f64::NAN.to_be_bytes());
+    nan.push(0x01);
+    let too_big = vec![0x92, 0x01, 0xcd, 0x01, 0x2c];
+    for input in [nan, too_big] {
+        let serde_err = Format::MsgPack.decode_owned::<Record>(&input).unwrap_err();
+        with_each_arena!(|arena| {
+            let e = Format::MsgPack
+                .decode_in::<Record, _>(arena, &input)
+                .unwrap_err();
+            assert_eq!(e, serde_err);
+        });
+    }
+}
+
+#[test]
+fn duplicate_keys_and_trailing_bytes() {
+    with_each_arena!(|arena| {
+        let input = br#"{"id": 1, "small": 2, "id": 3}"#;
+        let serde_err = Format::Json.decode_owned::<Record>(input).unwrap_err();
+        let e = Format::Json
+            .decode_in::<Record, _>(arena, input)
+            .unwrap_err();
+        assert_eq!(e, serde_err);
+        assert!(e.contains("duplicate field `id`"), "{e}");
+        // Trailing bytes: an error where the format's own helper says so (serde_json's
+        // `from_slice`), accepted where it does not (postcard's `from_bytes`).
+        let e = Format::Json.decode_in::<u8, _>(arena, b"1 2").unwrap_err();
+        assert!(e.contains("trailing characters"), "{e}");
+        assert_eq!(Format::Postcard.decode_in::<u8, _>(arena, &[1, 2]), Ok(1));
+        assert!(postcard::from_bytes::<u8>(&[1, 2]).is_ok());
+    });
+}
+
+#[test]
+fn a_pool_limit_of_used_plus_one_is_never_exceeded() {
+    use arena_core::{ChunkPool, SlabArena};
+    use std::sync::Arc;
+    let owned: Vec<String> = (0..5_000).map(|i| format!("{i:>40}")).collect();
+    let bytes = Format::Bincode.to_bytes(&owned);
+    // Measure what one document maps, then allow exactly one byte more.
+    let probe = Arc::new(ChunkPool::builder().build().unwrap());
+    {
+        let arena = SlabArena::with_pool(probe.clone());
+        let _: &[&str] = Format::Bincode.decode_in(&arena, &bytes).unwrap();
+    }
+    let used = probe.stats().peak_bytes_mapped;
+    let pool = Arc::new(ChunkPool::builder().limit(used + 1).build().unwrap());
+    let first = SlabArena::with_pool(pool.clone());
+    let v: &[&str] = Format::Bincode.decode_in(&first, &bytes).unwrap();
+    assert_eq!(v.len(), owned.len());
+    // A second live arena on the same pool cannot get its chunks: an error, never more memory.
+    let second = SlabArena::with_pool(pool.clone());
+    let e = Format::Bincode
+        .decode_in::<&[&str], _>(&second, &bytes)
+        .unwrap_err();
+    assert!(e.contains("ran out of memory"), "{e}");
+    let stats = pool.stats();
+    assert!(
+        stats.peak_bytes_mapped <= used + 1,
+        "{} > {}",
+        stats.peak_bytes_mapped,
+        used + 1
+    );
+    pool.check_invariants();
+}
