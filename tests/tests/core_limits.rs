@@ -2,6 +2,7 @@
 //! overflow the stack, and a failed call leaves the arena as it was where the backend can rewind.
 
 use arena_core::{ArenaDeserialize, ArenaSeed, BStr, BumpAllocator, Limits};
+use arena_tests::recursive::{Chain, Tree};
 use arena_tests::{Format, with_each_arena};
 use serde::de::DeserializeSeed;
 
@@ -17,34 +18,6 @@ where
     A: BumpAllocator + ?Sized,
 {
     fmt.decode_seed(ArenaSeed::<T, A>::new(arena).with_limits(limits), bytes)
-}
-
-/// A recursive type: a list through `&T`.
-#[derive(Debug)]
-struct Chain<'bump> {
-    next: Option<&'bump Chain<'bump>>,
-}
-
-impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Chain<'bump> {
-    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
-        arena: &'bump A,
-        d: D,
-    ) -> Result<Self, D::Error> {
-        let next = Option::<&'bump Chain<'bump>>::deserialize_in(arena, d)?;
-        Ok(Chain { next })
-    }
-}
-
-/// A recursive type: a tree through slices.
-struct Tree<'bump>(#[allow(dead_code, reason = "only its shape matters")] &'bump [Tree<'bump>]);
-
-impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Tree<'bump> {
-    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
-        arena: &'bump A,
-        d: D,
-    ) -> Result<Self, D::Error> {
-        <&'bump [Tree<'bump>]>::deserialize_in(arena, d).map(Tree)
-    }
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::ptr::NonNull;
 use std::rc::Rc;
 
 use arena_core::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
+use arena_tests::recursive::Tree;
 use arena_tests::{Format, with_each_arena};
 
 /// A value that must sit on a 4096-byte boundary.
@@ -194,18 +195,6 @@ fn a_panic_in_user_code_leaves_the_arena_usable() {
         let nested = Format::Json.decode_seed(seed, b"[[1]]").unwrap();
         assert_eq!(nested, [&[1u8][..]]);
     });
-}
-
-/// A recursive type: a tree through slices.
-struct Tree<'bump>(#[allow(dead_code, reason = "only its shape matters")] &'bump [Tree<'bump>]);
-
-impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Tree<'bump> {
-    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
-        arena: &'bump A,
-        d: D,
-    ) -> Result<Self, D::Error> {
-        <&'bump [Tree<'bump>]>::deserialize_in(arena, d).map(Tree)
-    }
 }
 
 #[test]
