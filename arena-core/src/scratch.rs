@@ -133,6 +133,9 @@ pub(crate) struct ScratchVec<T> {
 
 enum Frame<T> {
     Stack {
+        /// This thread's stack, looked up once when the frame opened: it outlives the frame,
+        /// which never leaves the thread (`ScratchVec` is not `Send`) nor the call it opened in.
+        stack: NonNull<RefCell<Stack>>,
         /// Byte offset of element 0; a multiple of `align_of::<T>()`.
         start: usize,
         /// Stack length before this frame opened; restored when it closes.
@@ -147,6 +150,16 @@ enum Frame<T> {
     Heap(Vec<T>),
 }
 
+/// The thread's stack, from a frame's cached pointer.
+fn stack_of(stack: NonNull<RefCell<Stack>>) -> &'static RefCell<Stack> {
+    // SAFETY: `stack` came from `STACK.try_with` on this thread when the frame opened. A frame
+    // never leaves its thread (`ScratchVec` is not `Send`) and closes before the call that opened
+    // it returns, while the thread-local is alive: thread-local destructors run one at a time, so
+    // none can destroy `STACK` in the middle of a call that holds a frame. The `'static` is never
+    // kept beyond one statement by the callers.
+    unsafe { stack.as_ref() }
+}
+
 impl<T> ScratchVec<T> {
     /// Opens a sequence, reserving room for what `size_hint` announces, within
     /// [`cautious`] bounds.
@@ -156,8 +169,8 @@ impl<T> ScratchVec<T> {
             None
         } else {
             STACK
-                .try_with(|stack| {
-                    let mut stack = stack.borrow_mut();
+                .try_with(|cell| {
+                    let mut stack = cell.borrow_mut();
                     let prev_len = stack.len;
                     let start = prev_len
                         .checked_next_multiple_of(mem::align_of::<T>())
@@ -172,6 +185,7 @@ impl<T> ScratchVec<T> {
                     let prev_top = mem::replace(&mut stack.top, token);
                     stack.len = start;
                     Ok(Frame::Stack {
+                        stack: NonNull::from(cell),
                         start,
                         prev_len,
                         prev_top,
@@ -208,6 +222,7 @@ impl<T> ScratchVec<T> {
     pub(crate) fn push(&mut self, value: T) -> Result<(), AllocError> {
         match &mut self.frame {
             Frame::Stack {
+                stack,
                 start,
                 token,
                 count,
@@ -221,8 +236,8 @@ impl<T> ScratchVec<T> {
                 let end = offset
                     .checked_add(size)
                     .ok_or(AllocError::size_overflow(BLOCK))?;
-                STACK.with(|stack| {
-                    let mut stack = stack.borrow_mut();
+                {
+                    let mut stack = stack_of(*stack).borrow_mut();
                     assert_eq!(stack.top, *token, "scratch frames closed out of order");
                     stack.ensure(end)?;
                     // SAFETY: `ensure` made `offset..end` usable; `offset` is a multiple of
@@ -231,8 +246,7 @@ impl<T> ScratchVec<T> {
                     // frame's elements live at or beyond `offset`.
                     unsafe { stack.at(offset).cast::<T>().write(value) };
                     stack.len = end;
-                    Ok(())
-                })?;
+                }
                 *count += 1;
                 Ok(())
             }
@@ -269,8 +283,13 @@ impl<T> ScratchVec<T> {
             arena.try_alloc_layout(layout)?.cast::<T>()
         };
         match &mut self.frame {
-            Frame::Stack { start, token, .. } => STACK.with(|stack| {
-                let mut stack = stack.borrow_mut();
+            Frame::Stack {
+                stack,
+                start,
+                token,
+                ..
+            } => {
+                let mut stack = stack_of(*stack).borrow_mut();
                 assert_eq!(stack.top, *token, "scratch frames closed out of order");
                 // SAFETY: the frame's `len` elements are initialised at `start..`, aligned (see
                 // `push`); `dst` is a fresh arena block of `layout` (or dangling for zero-sized
@@ -279,7 +298,7 @@ impl<T> ScratchVec<T> {
                 unsafe {
                     ptr::copy_nonoverlapping(stack.at(*start).cast::<T>(), dst.as_ptr(), len);
                 }
-            }),
+            }
             Frame::Heap(vec) => {
                 // SAFETY: `vec` holds `len` initialised elements, disjoint from the fresh arena
                 // block; `set_len(0)` then makes the copy a move.
@@ -300,6 +319,7 @@ impl<T> ScratchVec<T> {
     pub(crate) fn drain_each<E>(mut self, mut f: impl FnMut(T) -> Result<(), E>) -> Result<(), E> {
         match &mut self.frame {
             Frame::Stack {
+                stack,
                 start,
                 token,
                 count,
@@ -307,13 +327,13 @@ impl<T> ScratchVec<T> {
             } => {
                 let total = mem::take(count);
                 for i in 0..total {
-                    let value = STACK.with(|stack| {
-                        let mut stack = stack.borrow_mut();
+                    let value = {
+                        let mut stack = stack_of(*stack).borrow_mut();
                         assert_eq!(stack.top, *token, "scratch frames closed out of order");
                         // SAFETY: element `i < total` was written by `push` at this offset and
                         // is read exactly once (the count was taken, so nothing reads it again).
                         unsafe { stack.at(*start).cast::<T>().add(i).read() }
-                    });
+                    };
                     f(value)?;
                 }
                 Ok(())
@@ -326,19 +346,17 @@ impl<T> ScratchVec<T> {
 impl<T> Drop for ScratchVec<T> {
     fn drop(&mut self) {
         if let Frame::Stack {
+            stack,
             prev_len,
             prev_top,
             token,
             ..
         } = self.frame
         {
-            // During thread teardown the stack may be gone; there is nothing to pop then.
-            let _ = STACK.try_with(|stack| {
-                let mut stack = stack.borrow_mut();
-                debug_assert_eq!(stack.top, token, "scratch frames closed out of order");
-                stack.top = prev_top;
-                stack.len = prev_len;
-            });
+            let mut stack = stack_of(stack).borrow_mut();
+            debug_assert_eq!(stack.top, token, "scratch frames closed out of order");
+            stack.top = prev_top;
+            stack.len = prev_len;
         }
     }
 }
