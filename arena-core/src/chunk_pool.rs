@@ -809,6 +809,45 @@ mod tests {
     }
 
     #[test]
+    fn stats_print_as_a_table() {
+        let pool = ChunkPool::builder()
+            .chunk_sizes(64 * KIB, 256 * KIB)
+            .reserve(Reserve::Bytes(usize::MAX))
+            .build()
+            .unwrap();
+        let a = pool.take(1).unwrap();
+        let b = pool.take(100 * KIB).unwrap();
+        let big = pool.take(300 * KIB).unwrap();
+        pool.give_back([b].into_iter(), None);
+        let table = pool.stats().to_string();
+        let row = |class: &str| {
+            table
+                .lines()
+                .find(|l| l.trim_start().starts_with(class))
+                .unwrap_or_else(|| panic!("no {class} row in\n{table}"))
+                .split_whitespace()
+                .skip(class.split_whitespace().count())
+                .take(5)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // mapped, in use, free, released, ever
+        assert_eq!(row("64 KiB"), "1 1 0 0 1", "{table}");
+        assert_eq!(row("128 KiB"), "1 0 1 0 1", "{table}");
+        assert_eq!(row("dedicated"), "1 1 0 0 1", "{table}");
+        assert!(
+            table.contains("OS calls: 3 map, 0 unmap, 0 advise"),
+            "{table}"
+        );
+        // 64 + 300 of 492 KiB in use; the only free chunk is the largest: no fragmentation.
+        assert!(
+            table.contains("utilization 74.0%, fragmentation 0.0%"),
+            "{table}"
+        );
+        pool.give_back([a, big].into_iter(), None);
+    }
+
+    #[test]
     fn auto_reserve_follows_recent_arenas() {
         let pool = ChunkPool::builder()
             .chunk_sizes(PAGE, 4 * PAGE)
