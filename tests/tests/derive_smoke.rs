@@ -154,3 +154,142 @@ fn deserialize_with_and_generics() {
         }
     );
 }
+
+/// Mutually recursive types: the per-field bounds would loop, so one side drops them with an
+/// empty `bound`.
+#[derive(ArenaDeserialize, Debug)]
+#[arena(bound = "")]
+struct Folder<'bump> {
+    name: &'bump str,
+    files: &'bump [File<'bump>],
+}
+
+#[derive(ArenaDeserialize, Debug)]
+struct File<'bump> {
+    name: &'bump str,
+    link: Option<&'bump Folder<'bump>>,
+}
+
+/// A directly recursive type needs nothing.
+#[derive(ArenaDeserialize, Debug)]
+struct Tree<'bump> {
+    value: u32,
+    children: &'bump [Tree<'bump>],
+}
+
+#[test]
+fn recursive_types() {
+    arena_tests::with_each_arena!(|arena| {
+        let json =
+            r#"{"name": "root", "files": [{"name": "a", "link": {"name": "sub", "files": []}}]}"#;
+        let folder: Folder = arena_tests::Format::Json
+            .decode_in(arena, json.as_bytes())
+            .unwrap();
+        assert_eq!(folder.files[0].name, "a");
+        assert_eq!(folder.files[0].link.unwrap().name, "sub");
+        let json = r#"{"value": 1, "children": [{"value": 2, "children": [{"value": 3, "children": []}]}]}"#;
+        let tree: Tree = arena_tests::Format::Json
+            .decode_in(arena, json.as_bytes())
+            .unwrap();
+        assert_eq!(tree.children[0].children[0].value, 3);
+    });
+}
+
+/// Several lifetimes: the arena's is named by `lifetime`; the others stay free.
+#[derive(ArenaDeserialize, Debug)]
+#[arena(lifetime = "'a")]
+struct TwoLifetimes<'a, 'b> {
+    text: &'a str,
+    marker: core::marker::PhantomData<&'b ()>,
+}
+
+/// `arena = "Type"`: the impl is for that arena only, so the function may take it.
+#[derive(ArenaDeserialize, Debug)]
+#[arena(arena = "bump_scope::Bump")]
+struct ScopeOnly<'bump> {
+    #[arena(deserialize_with = "scope_len")]
+    len: usize,
+    name: &'bump str,
+}
+
+fn scope_len<'de, 'bump, D: serde::Deserializer<'de>>(
+    deserializer: D,
+    arena: &'bump bump_scope::Bump,
+) -> Result<usize, D::Error> {
+    let s: &str = ArenaSeed::new(arena).deserialize(deserializer)?;
+    Ok(s.len())
+}
+
+#[test]
+fn lifetimes_and_fixed_arena() {
+    let bump = bumpalo::Bump::new();
+    let t: TwoLifetimes = json(&bump, r#"{"text": "hi", "marker": null}"#).unwrap();
+    assert_eq!(t.text, "hi");
+    let scope = bump_scope::Bump::new();
+    let mut de = serde_json::Deserializer::from_str(r#"{"len": "four", "name": "x"}"#);
+    let s: ScopeOnly = ArenaSeed::new(&scope).deserialize(&mut de).unwrap();
+    assert_eq!((s.len, s.name), (4, "x"));
+}
+
+/// bumpalo's collections are differential-tested on the bumpalo arena only (the impl is for
+/// `bumpalo::Bump` alone, which the generic bounds work out).
+#[derive(ArenaDeserialize, Debug)]
+struct BumpaloFields<'bump> {
+    names: bumpalo::collections::Vec<'bump, bumpalo::collections::String<'bump>>,
+    title: bumpalo::collections::String<'bump>,
+}
+
+#[test]
+fn bumpalo_collections_read_as_serde_reads_vec_and_string() {
+    use arena_tests::derive_support::{SameAs, compare};
+    #[derive(serde::Serialize, serde::Deserialize, Debug)]
+    struct OwnedBumpaloFields {
+        names: Vec<String>,
+        title: String,
+    }
+    impl SameAs<OwnedBumpaloFields> for BumpaloFields<'_> {
+        fn same_as(&self, o: &OwnedBumpaloFields) -> bool {
+            self.names.same_as(&o.names) && self.title.same_as(&o.title)
+        }
+    }
+    let value = OwnedBumpaloFields {
+        names: vec!["a".into(), "bé".into()],
+        title: "t".into(),
+    };
+    for format in arena_tests::Format::ALL {
+        let bump = bumpalo::Bump::new();
+        let bytes = format.to_bytes(&value);
+        let owned = format.decode_owned::<OwnedBumpaloFields>(&bytes);
+        let read = format.decode_in::<BumpaloFields, _>(&bump, &bytes);
+        compare(&format, owned, read);
+        let cut = &bytes[..bytes.len() - 1];
+        let owned = format.decode_owned::<OwnedBumpaloFields>(cut);
+        let read = format.decode_in::<BumpaloFields, _>(&bump, cut);
+        compare(&format, owned, read);
+    }
+}
+
+/// A public type with a private field type: the per-field bounds must not trip `private_bounds`.
+pub mod visibility {
+    #[derive(arena_core::ArenaDeserialize, Debug)]
+    pub struct Public<'bump> {
+        inner: Private<'bump>,
+    }
+
+    #[derive(arena_core::ArenaDeserialize, Debug)]
+    struct Private<'bump>(&'bump str);
+
+    impl Public<'_> {
+        /// The private field's text.
+        pub fn text(&self) -> &str {
+            self.inner.0
+        }
+    }
+}
+
+#[test]
+fn private_field_types() {
+    let bump = bumpalo::Bump::new();
+    let p: visibility::Public = json(&bump, r#"{"inner": "x"}"#).unwrap();
+    assert_eq!(p.text(), "x");
+}
