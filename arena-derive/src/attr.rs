@@ -521,6 +521,7 @@ impl Field {
         let mut naming = Naming::new(cx);
         let mut default = Attr::none(cx, "default");
         let mut deserialize_with = Attr::none(cx, "deserialize_with");
+        let mut with = Attr::none(cx, "with");
 
         for_each_key(cx, &field.attrs, |ns, meta| {
             let path = &meta.path;
@@ -544,7 +545,7 @@ impl Field {
                     .path
                     .segments
                     .push(syn::Ident::new("deserialize", Span::call_site()).into());
-                deserialize_with.set(ns, path, DeserializeWith { path: module });
+                with.set(ns, path, (DeserializeWith { path: module }, path.span_of()));
             } else if path.is_ident("borrow") {
                 // #[arena(borrow)] or #[arena(borrow = "'a")]: accepted, no effect
                 skip_value(meta)?;
@@ -586,7 +587,17 @@ impl Field {
             aliases: naming.aliases,
             default: default.get().unwrap_or(Default::None),
             skip_deserializing: naming.skip_deserializing.get().is_some(),
-            deserialize_with: deserialize_with.get(),
+            deserialize_with: match (deserialize_with.get(), with.get()) {
+                (Some(_), Some((with, span))) => {
+                    cx.syn_error(syn::Error::new(
+                        span,
+                        "`with` and `deserialize_with` conflict: `with = \"m\"` means \
+                         `deserialize_with = \"m::deserialize\"`, give one of them",
+                    ));
+                    Some(with)
+                }
+                (one, other) => one.or(other.map(|(with, _)| with)),
+            },
         }
     }
 

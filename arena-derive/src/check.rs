@@ -101,7 +101,7 @@ fn check_rename_all_fields(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// `other` marks one unit variant, the one every unknown variant is read as.
+/// `other` marks one unit variant, not skipped: the one every unknown variant is read as.
 fn check_other(cx: &Ctxt, cont: &Container) {
     let Data::Enum(variants) = &cont.data else {
         return;
@@ -121,6 +121,13 @@ fn check_other(cx: &Ctxt, cont: &Container) {
                 "remove these fields, or `other`",
             ));
             cx.syn_error(error);
+        }
+        if variant.attrs.skip_deserializing {
+            cx.syn_error(syn::Error::new(
+                span,
+                "`other` and `skip` conflict: a skipped variant is never read, so unknown \
+                 variants would have nowhere to go",
+            ));
         }
         if seen {
             cx.syn_error(syn::Error::new(span, "`other` may be on one variant only"));
