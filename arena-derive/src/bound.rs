@@ -153,7 +153,10 @@ fn field_bounds(
         if mentions(ty.to_token_stream(), cont.ident) {
             continue;
         }
-        if !field.attrs.skip_deserializing && field.attrs.deserialize_with.is_none() {
+        if !field.attrs.skip_deserializing
+            && field.attrs.deserialize_with.is_none()
+            && !is_primitive(ty)
+        {
             bounds.push(quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>));
         }
         if matches!(field.attrs.default, attr::Default::Trait) {
@@ -195,4 +198,21 @@ fn inferred_arena(cont: &Container) -> Option<syn::Type> {
             }
             _ => None,
         })
+}
+
+/// Whether `ty` is a primitive, implemented by `arena_core` for every arena: its bound would
+/// always hold, so it is left out.
+fn is_primitive(ty: &syn::Type) -> bool {
+    const PRIMITIVES: &[&str] = &[
+        "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
+        "i128", "isize", "f32", "f64",
+    ];
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .get_ident()
+            .is_some_and(|ident| PRIMITIVES.iter().any(|prim| ident == prim)),
+        syn::Type::Tuple(t) => t.elems.is_empty(),
+        _ => false,
+    }
 }
