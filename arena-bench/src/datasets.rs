@@ -8,7 +8,7 @@ pub mod citm;
 pub mod city;
 pub mod twitter;
 
-use crate::model::Digest;
+use crate::model::{Digest, LiveSize};
 
 /// Lets [`Dataset::Multi`] name multitude's default allocator.
 pub type MultiAlloc = allocator_api2_04::alloc::Global;
@@ -21,6 +21,11 @@ pub trait Dataset {
     type Owned: serde::Serialize + serde::de::DeserializeOwned + Default + Digest + Send;
     /// Strings borrowed from the input where the format allows.
     type Borrowed<'a>: serde::Deserialize<'a> + Digest;
+    /// `#[derive(ArenaDeserialize)]` representation, for every arena measured.
+    type Arena<'a>: arena_core::ArenaDeserialize<'a, bumpalo::Bump>
+        + arena_core::ArenaDeserialize<'a, bump_scope::Bump>
+        + Digest
+        + LiveSize;
     /// multitude's `#[derive(DeserializeIn)]` representation.
     type Multi: for<'de> multitude::de::DeserializeIn<'de, MultiAlloc> + Digest;
 }

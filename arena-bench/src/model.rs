@@ -19,6 +19,9 @@
 //!
 //! Every representation implements [`Digest`], which is how results are checked equal to the
 //! owned result before they are timed; the arena one implements [`LiveSize`] as well.
+//!
+//! The borrowed and arena structs carry a skipped `PhantomData` field so that every one of them
+//! has the lifetime, even a struct of numbers only.
 
 use core::hash::Hasher;
 use std::borrow::Cow;
@@ -318,6 +321,20 @@ impl<A: LiveSize, B: LiveSize> LiveSize for (A, B) {
     }
 }
 
+impl<'a, A, K, V> arena_core::ArenaDeserialize<'a, A> for MapSlice<'a, K, V>
+where
+    A: arena_core::BumpAllocator + ?Sized,
+    &'a [(K, V)]: arena_core::ArenaDeserialize<'a, A>,
+{
+    #[inline]
+    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
+        arena: &'a A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        <&'a [(K, V)]>::deserialize_in(arena, deserializer).map(MapSlice)
+    }
+}
+
 impl<K: LiveSize, V: LiveSize> LiveSize for MapSlice<'_, K, V> {
     fn live_bytes(&self) -> usize {
         self.0.live_bytes()
@@ -408,6 +425,33 @@ macro_rules! model {
                 impl $crate::model::Digest for $name<'_> {
                     fn digest(&self, _h: &mut ::std::hash::DefaultHasher) {
                         $( $crate::model::Digest::digest(&self.$field, _h); )*
+                    }
+                }
+            )*
+        }
+
+        /// Arena representation: `#[derive(ArenaDeserialize)]`, everything in the arena.
+        pub mod arena {
+            $(
+                #[derive(Debug, ::arena_core::ArenaDeserialize)]
+                $(#[$cattr])*
+                #[allow(missing_docs)]
+                pub struct $name<'a> {
+                    $( $(#[$fattr])* pub $field: $crate::model_ty!(arena 'a; $ty), )*
+                    // Every arena struct has the arena lifetime, even one of numbers only.
+                    #[serde(skip)]
+                    pub _arena: ::core::marker::PhantomData<&'a ()>,
+                }
+
+                impl $crate::model::Digest for $name<'_> {
+                    fn digest(&self, _h: &mut ::std::hash::DefaultHasher) {
+                        $( $crate::model::Digest::digest(&self.$field, _h); )*
+                    }
+                }
+
+                impl $crate::model::LiveSize for $name<'_> {
+                    fn live_bytes(&self) -> usize {
+                        0 $( + $crate::model::LiveSize::live_bytes(&self.$field) )*
                     }
                 }
             )*

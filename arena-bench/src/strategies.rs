@@ -3,7 +3,9 @@
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, twitter};
 use crate::format::{Bincode, Format, FormatId, Json, MsgPack, Postcard};
 use crate::measure::{Plan, Row, measure};
-use crate::strategy::{Borrowed, InPlace, MultitudeFresh, MultitudeReused, Owned, Strategy};
+use crate::strategy::{
+    ArenaFresh, ArenaReused, Borrowed, InPlace, MultitudeFresh, MultitudeReused, Owned, Strategy,
+};
 
 /// Which global allocator a binary has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +40,14 @@ pub enum StrategyId {
     InPlaceMimalloc,
     /// 4. strings borrowed from the input.
     Borrowed,
+    /// 5. `#[derive(ArenaDeserialize)]` into a fresh `bumpalo::Bump` per document.
+    BumpaloFresh,
+    /// 5. `#[derive(ArenaDeserialize)]` into one `bumpalo::Bump`, reset between documents.
+    BumpaloReused,
+    /// 5. `#[derive(ArenaDeserialize)]` into a fresh `bump_scope::Bump` per document.
+    BumpScopeFresh,
+    /// 5. `#[derive(ArenaDeserialize)]` into one `bump_scope::Bump`, reset between documents.
+    BumpScopeReused,
     /// 6. multitude, a fresh arena per document.
     MultitudeFresh,
     /// 6. multitude, one arena reset between documents.
@@ -46,12 +56,16 @@ pub enum StrategyId {
 
 impl StrategyId {
     /// Every strategy, in report order.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 11] = [
         Self::OwnedSystem,
         Self::OwnedMimalloc,
         Self::InPlaceSystem,
         Self::InPlaceMimalloc,
         Self::Borrowed,
+        Self::BumpaloFresh,
+        Self::BumpaloReused,
+        Self::BumpScopeFresh,
+        Self::BumpScopeReused,
         Self::MultitudeFresh,
         Self::MultitudeReused,
     ];
@@ -65,6 +79,10 @@ impl StrategyId {
             Self::InPlaceSystem => "in-place-system",
             Self::InPlaceMimalloc => "in-place-mimalloc",
             Self::Borrowed => "borrowed",
+            Self::BumpaloFresh => "bumpalo-fresh",
+            Self::BumpaloReused => "bumpalo-reused",
+            Self::BumpScopeFresh => "bump-scope-fresh",
+            Self::BumpScopeReused => "bump-scope-reused",
             Self::MultitudeFresh => "multitude-fresh",
             Self::MultitudeReused => "multitude-reused",
         }
@@ -137,6 +155,12 @@ fn with_strategy<F: Format, D: Dataset, V: CellVisitor>(
             visitor.visit::<F, D, InPlace>(strategy)
         }
         StrategyId::Borrowed => visitor.visit::<F, D, Borrowed>(strategy),
+        StrategyId::BumpaloFresh => visitor.visit::<F, D, ArenaFresh<bumpalo::Bump>>(strategy),
+        StrategyId::BumpaloReused => visitor.visit::<F, D, ArenaReused<bumpalo::Bump>>(strategy),
+        StrategyId::BumpScopeFresh => visitor.visit::<F, D, ArenaFresh<bump_scope::Bump>>(strategy),
+        StrategyId::BumpScopeReused => {
+            visitor.visit::<F, D, ArenaReused<bump_scope::Bump>>(strategy)
+        }
         StrategyId::MultitudeFresh => visitor.visit::<F, D, MultitudeFresh>(strategy),
         StrategyId::MultitudeReused => visitor.visit::<F, D, MultitudeReused>(strategy),
     }

@@ -13,7 +13,9 @@ use serde::de::{DeserializeSeed, Deserializer};
 
 use crate::datasets::{Dataset, MultiAlloc};
 use crate::format::Format;
-use crate::model::{Digest, digest_of};
+use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+
+use crate::model::{Digest, LiveSize, digest_of};
 
 /// Time taken by one document.
 #[derive(Clone, Copy, Debug, Default)]
@@ -248,6 +250,130 @@ impl<D: Dataset> Strategy<D> for MultitudeReused {
         observe: Option<&mut Observed>,
     ) -> Result<Sample, String> {
         let (value, decode) = multitude_once::<F, D::Multi>(Instant::now(), arena, input, observe)?;
+        let t1 = Instant::now();
+        drop(value);
+        arena.reset();
+        Ok(Sample {
+            decode,
+            drop: t1.elapsed(),
+        })
+    }
+}
+
+/// A bump arena the arena strategies can create and reset.
+pub trait ArenaKind: BumpAllocator + Sized {
+    /// A new, empty arena.
+    fn create() -> Self;
+    /// Frees everything allocated, keeping (some of) the memory for reuse.
+    fn reset(&mut self);
+}
+
+impl ArenaKind for bumpalo::Bump {
+    fn create() -> Self {
+        Self::new()
+    }
+
+    fn reset(&mut self) {
+        Self::reset(self);
+    }
+}
+
+impl ArenaKind for bump_scope::Bump {
+    fn create() -> Self {
+        Self::new()
+    }
+
+    fn reset(&mut self) {
+        Self::reset(self);
+    }
+}
+
+fn arena_bytes<K: BumpAllocator>(arena: &K) -> ArenaBytes {
+    let stats = arena.stats();
+    ArenaBytes {
+        reserved: stats.reserved_bytes as u64,
+        used: Some(stats.used_bytes as u64),
+        chunks: stats.chunks as u64,
+    }
+}
+
+/// Deserializes the arena model of `D` into `arena`, observing it when asked; the time is
+/// measured from `started`.
+#[inline]
+fn arena_value<'a, F: Format, D: Dataset, K: ArenaKind>(
+    started: Instant,
+    arena: &'a K,
+    input: &[u8],
+    observe: Option<&mut Observed>,
+) -> Result<(D::Arena<'a>, Duration), String>
+where
+    D::Arena<'a>: ArenaDeserialize<'a, K>,
+{
+    let value: D::Arena<'a> = F::decode_seed(input, ArenaSeed::new(arena))?;
+    let decode = started.elapsed();
+    black_box(&value);
+    if let Some(o) = observe {
+        o.digest = digest_of(&value);
+        o.live_bytes = Some(value.live_bytes() as u64);
+        o.arena = Some(arena_bytes(arena));
+    }
+    Ok((value, decode))
+}
+
+/// Strategy 5, fresh: `#[derive(ArenaDeserialize)]` into a new arena `K` per document, created
+/// inside the timed part and dropped inside the drop part.
+#[derive(Debug)]
+pub struct ArenaFresh<K>(PhantomData<K>);
+
+impl<D: Dataset, K: ArenaKind> Strategy<D> for ArenaFresh<K>
+where
+    for<'a> D::Arena<'a>: ArenaDeserialize<'a, K>,
+{
+    type State = ();
+
+    fn new_state() {}
+
+    #[inline(never)]
+    fn once<F: Format>(
+        (): &mut (),
+        input: &[u8],
+        observe: Option<&mut Observed>,
+    ) -> Result<Sample, String> {
+        let t0 = Instant::now();
+        let arena = K::create();
+        let (value, decode) = arena_value::<F, D, K>(t0, &arena, input, observe)?;
+        let t1 = Instant::now();
+        drop(value);
+        drop(arena);
+        Ok(Sample {
+            decode,
+            drop: t1.elapsed(),
+        })
+    }
+}
+
+/// Strategy 5, reused: `#[derive(ArenaDeserialize)]` into one arena `K`, reset after each
+/// document (the reset is the drop part).
+#[derive(Debug)]
+pub struct ArenaReused<K>(PhantomData<K>);
+
+impl<D: Dataset, K: ArenaKind> Strategy<D> for ArenaReused<K>
+where
+    for<'a> D::Arena<'a>: ArenaDeserialize<'a, K>,
+{
+    type State = K;
+
+    fn new_state() -> K {
+        K::create()
+    }
+
+    #[inline(never)]
+    fn once<F: Format>(
+        arena: &mut K,
+        input: &[u8],
+        observe: Option<&mut Observed>,
+    ) -> Result<Sample, String> {
+        let (value, decode) = arena_value::<F, D, K>(Instant::now(), arena, input, observe)?;
         let t1 = Instant::now();
         drop(value);
         arena.reset();

@@ -40,5 +40,6 @@ impl Dataset for Canada {
     const NAME: &'static str = "canada";
     type Owned = owned::Canada;
     type Borrowed<'a> = borrowed::Canada<'a>;
+    type Arena<'a> = arena::Canada<'a>;
     type Multi = multi::Canada;
 }

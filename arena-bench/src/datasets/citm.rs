@@ -75,5 +75,6 @@ impl Dataset for CitmCatalog {
     const NAME: &'static str = "citm_catalog";
     type Owned = owned::CitmCatalog;
     type Borrowed<'a> = borrowed::CitmCatalog<'a>;
+    type Arena<'a> = arena::CitmCatalog<'a>;
     type Multi = multi::CitmCatalog;
 }

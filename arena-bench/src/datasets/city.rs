@@ -37,6 +37,7 @@ impl Dataset for City {
     const NAME: &'static str = "city";
     type Owned = owned::City;
     type Borrowed<'a> = borrowed::City<'a>;
+    type Arena<'a> = arena::City<'a>;
     type Multi = multi::City;
 }
 

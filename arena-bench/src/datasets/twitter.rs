@@ -3,9 +3,9 @@
 //!
 //! The model holds every field that carries data; fields that are `null` or empty throughout
 //! the file (`geo`, `coordinates`, `place`, `contributors`, `symbols`) are left out, so JSON
-//! skips them and the binary formats never see them. Fields some statuses lack are
-//! `#[serde(default)]`: serde_derive reads a missing `Option` as `None` on its own, multitude's
-//! derive only when told.
+//! skips them and the binary formats never see them. Optional fields are `#[serde(default)]`
+//! (some statuses lack them): serde_derive reads a missing `Option` as `None` on its own,
+//! multitude's derive only when told.
 
 use super::Dataset;
 
@@ -25,10 +25,15 @@ crate::model! {
         text: str,
         source: str,
         truncated: bool,
+        #[serde(default)]
         in_reply_to_status_id: (opt u64),
+        #[serde(default)]
         in_reply_to_status_id_str: (opt str),
+        #[serde(default)]
         in_reply_to_user_id: (opt u64),
+        #[serde(default)]
         in_reply_to_user_id_str: (opt str),
+        #[serde(default)]
         in_reply_to_screen_name: (opt str),
         user: User,
         #[serde(default)]
@@ -57,6 +62,7 @@ crate::model! {
         screen_name: str,
         location: str,
         description: str,
+        #[serde(default)]
         url: (opt str),
         entities: UserEntities,
         protected: bool,
@@ -65,7 +71,9 @@ crate::model! {
         listed_count: u32,
         created_at: str,
         favourites_count: u32,
+        #[serde(default)]
         utc_offset: (opt i32),
+        #[serde(default)]
         time_zone: (opt str),
         geo_enabled: bool,
         verified: bool,
@@ -80,6 +88,7 @@ crate::model! {
         profile_background_tile: bool,
         profile_image_url: str,
         profile_image_url_https: str,
+        #[serde(default)]
         profile_banner_url: (opt str),
         profile_link_color: str,
         profile_sidebar_border_color: str,
@@ -150,7 +159,9 @@ crate::model! {
         #[serde(rename = "type")]
         kind: str,
         sizes: Sizes,
+        #[serde(default)]
         source_status_id: (opt u64),
+        #[serde(default)]
         source_status_id_str: (opt str),
     }
 
@@ -191,5 +202,6 @@ impl Dataset for Twitter {
     const NAME: &'static str = "twitter";
     type Owned = owned::Twitter;
     type Borrowed<'a> = borrowed::Twitter<'a>;
+    type Arena<'a> = arena::Twitter<'a>;
     type Multi = multi::Twitter;
 }
