@@ -24,6 +24,7 @@ pub trait Dataset {
     /// `#[derive(ArenaDeserialize)]` representation, for every arena measured.
     type Arena<'a>: arena_core::ArenaDeserialize<'a, bumpalo::Bump>
         + arena_core::ArenaDeserialize<'a, bump_scope::Bump>
+        + arena_core::ArenaDeserialize<'a, arena_core::SlabArena>
         + Digest
         + LiveSize;
     /// multitude's `#[derive(DeserializeIn)]` representation.

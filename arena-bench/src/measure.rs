@@ -56,6 +56,10 @@ pub struct Row {
     pub reallocs_per_doc: u64,
     /// Global-allocator `dealloc` calls for one document.
     pub deallocs_per_doc: u64,
+    /// OS calls (map, unmap, advise) for one warm document by an arena that maps its own
+    /// memory (`SlabArena`'s pool); `None` for strategies whose memory comes from the global
+    /// allocator.
+    pub os_calls_per_doc: Option<u64>,
     /// Peak resident memory of the child while timing (VmHWM, reset before timing).
     pub peak_rss_bytes: u64,
     /// Resident memory when timing started: the input and the process itself.
@@ -126,8 +130,12 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         ));
     }
     // 2. Count allocator calls on a warm document, untimed.
+    let os_before = S::os_calls();
     let (counted, calls) = counting::count(|| S::once::<F>(&mut state, input, None));
     counted?;
+    let os_calls = S::os_calls()
+        .zip(os_before)
+        .map(|(after, before)| after - before);
 
     // How many documents fit the budget, judged from the cold first one.
     let per_doc = first.decode.max(Duration::from_micros(1));
@@ -171,6 +179,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         allocs_per_doc: calls.allocs,
         reallocs_per_doc: calls.reallocs,
         deallocs_per_doc: calls.deallocs,
+        os_calls_per_doc: os_calls,
         peak_rss_bytes: peak,
         baseline_rss_bytes: baseline,
         live_bytes: observed.live_bytes,

@@ -134,7 +134,7 @@ impl Report {
                 r.mb_per_s.unwrap_or(0.0),
                 r.speedup
                     .map_or_else(|| "n/a".to_owned(), |s| format!("{s:.2}x")),
-                row.allocs_per_doc + row.reallocs_per_doc,
+                calls(row),
                 f(row.peak_rss_bytes) / 1e6,
                 arena,
                 f(row.drop_median_ns) / 1e6,
@@ -274,6 +274,14 @@ impl Report {
         s.push_str("</svg>\n");
         s
     }
+}
+
+/// Global-allocator calls per document, and the arena's own OS calls when it maps memory
+/// itself.
+fn calls(row: &Row) -> String {
+    let global = row.allocs_per_doc + row.reallocs_per_doc;
+    row.os_calls_per_doc
+        .map_or_else(|| global.to_string(), |os| format!("{global} + {os} OS"))
 }
 
 fn xml(s: &str) -> String {

@@ -48,6 +48,11 @@ pub enum StrategyId {
     BumpScopeFresh,
     /// 5. `#[derive(ArenaDeserialize)]` into one `bump_scope::Bump`, reset between documents.
     BumpScopeReused,
+    /// 5. `#[derive(ArenaDeserialize)]` into a fresh `SlabArena` per document (chunks from
+    /// the process-wide `ChunkPool`).
+    SlabFresh,
+    /// 5. `#[derive(ArenaDeserialize)]` into one `SlabArena`, reset between documents.
+    SlabReused,
     /// 6. multitude, a fresh arena per document.
     MultitudeFresh,
     /// 6. multitude, one arena reset between documents.
@@ -56,7 +61,7 @@ pub enum StrategyId {
 
 impl StrategyId {
     /// Every strategy, in report order.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 13] = [
         Self::OwnedSystem,
         Self::OwnedMimalloc,
         Self::InPlaceSystem,
@@ -66,6 +71,8 @@ impl StrategyId {
         Self::BumpaloReused,
         Self::BumpScopeFresh,
         Self::BumpScopeReused,
+        Self::SlabFresh,
+        Self::SlabReused,
         Self::MultitudeFresh,
         Self::MultitudeReused,
     ];
@@ -83,6 +90,8 @@ impl StrategyId {
             Self::BumpaloReused => "bumpalo-reused",
             Self::BumpScopeFresh => "bump-scope-fresh",
             Self::BumpScopeReused => "bump-scope-reused",
+            Self::SlabFresh => "slab-fresh",
+            Self::SlabReused => "slab-reused",
             Self::MultitudeFresh => "multitude-fresh",
             Self::MultitudeReused => "multitude-reused",
         }
@@ -160,6 +169,10 @@ fn with_strategy<F: Format, D: Dataset, V: CellVisitor>(
         StrategyId::BumpScopeFresh => visitor.visit::<F, D, ArenaFresh<bump_scope::Bump>>(strategy),
         StrategyId::BumpScopeReused => {
             visitor.visit::<F, D, ArenaReused<bump_scope::Bump>>(strategy)
+        }
+        StrategyId::SlabFresh => visitor.visit::<F, D, ArenaFresh<arena_core::SlabArena>>(strategy),
+        StrategyId::SlabReused => {
+            visitor.visit::<F, D, ArenaReused<arena_core::SlabArena>>(strategy)
         }
         StrategyId::MultitudeFresh => visitor.visit::<F, D, MultitudeFresh>(strategy),
         StrategyId::MultitudeReused => visitor.visit::<F, D, MultitudeReused>(strategy),

@@ -56,6 +56,11 @@ pub trait Strategy<D: Dataset> {
     /// The state before the first document.
     fn new_state() -> Self::State;
 
+    /// OS calls made so far outside the global allocator (see [`ArenaKind::os_calls`]).
+    fn os_calls() -> Option<u64> {
+        None
+    }
+
     /// Reads one document from `input`, filling `observe` when given.
     ///
     /// # Errors
@@ -266,6 +271,12 @@ pub trait ArenaKind: BumpAllocator + Sized {
     fn create() -> Self;
     /// Frees everything allocated, keeping (some of) the memory for reuse.
     fn reset(&mut self);
+
+    /// Calls to the OS (map, unmap, advise) made so far by arenas of this kind that bypass the
+    /// global allocator, or `None` when they all go through it (and are counted there).
+    fn os_calls() -> Option<u64> {
+        None
+    }
 }
 
 impl ArenaKind for bumpalo::Bump {
@@ -285,6 +296,20 @@ impl ArenaKind for bump_scope::Bump {
 
     fn reset(&mut self) {
         Self::reset(self);
+    }
+}
+
+impl ArenaKind for arena_core::SlabArena {
+    fn create() -> Self {
+        Self::new()
+    }
+
+    fn reset(&mut self) {
+        Self::reset(self);
+    }
+
+    fn os_calls() -> Option<u64> {
+        Some(arena_core::ChunkPool::global().stats().os_calls())
     }
 }
 
@@ -333,6 +358,10 @@ where
 
     fn new_state() {}
 
+    fn os_calls() -> Option<u64> {
+        K::os_calls()
+    }
+
     #[inline(never)]
     fn once<F: Format>(
         (): &mut (),
@@ -365,6 +394,10 @@ where
 
     fn new_state() -> K {
         K::create()
+    }
+
+    fn os_calls() -> Option<u64> {
+        K::os_calls()
     }
 
     #[inline(never)]
