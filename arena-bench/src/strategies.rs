@@ -48,8 +48,7 @@ pub enum StrategyId {
     BumpScopeFresh,
     /// 5. `#[derive(ArenaDeserialize)]` into one `bump_scope::Bump`, reset between documents.
     BumpScopeReused,
-    /// 5. `#[derive(ArenaDeserialize)]` into a fresh `SlabArena` per document (chunks from
-    /// the process-wide `ChunkPool`).
+    /// 5. `#[derive(ArenaDeserialize)]` into a fresh `SlabArena` per document (global pool).
     SlabFresh,
     /// 5. `#[derive(ArenaDeserialize)]` into one `SlabArena`, reset between documents.
     SlabReused,
