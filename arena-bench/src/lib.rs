@@ -11,10 +11,12 @@
 //!
 //! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
-//! [`measure`] the generic measurement, [`report`] the outputs and [`run`] the command.
+//! [`measure`] the generic measurement, [`figures`] the slab arena's figures, [`report`] the
+//! outputs and [`run`] the command.
 
 pub mod counting;
 pub mod datasets;
+pub mod figures;
 pub mod format;
 pub mod measure;
 pub mod model;

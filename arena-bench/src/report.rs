@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::figures::{self, Figures};
 use crate::measure::Row;
 
 /// The strategy every speedup is measured against.
@@ -47,6 +48,8 @@ pub struct Report {
     pub meta: Meta,
     /// One row per cell, in run order.
     pub rows: Vec<ReportRow>,
+    /// The slab arena's figures, unless `--no-figures`.
+    pub figures: Option<Figures>,
 }
 fn f(x: u64) -> f64 {
     x as f64
@@ -76,7 +79,11 @@ impl Report {
                 }
             })
             .collect();
-        Self { meta, rows }
+        Self {
+            meta,
+            rows,
+            figures: None,
+        }
     }
 
     /// The table, in Markdown (readable in a terminal as it is).
@@ -139,6 +146,9 @@ impl Report {
                 arena,
                 f(row.drop_median_ns) / 1e6,
             );
+        }
+        if let Some(figures) = &self.figures {
+            out.push_str(&figures::markdown(&self.rows, figures));
         }
         out
     }

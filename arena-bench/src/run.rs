@@ -7,6 +7,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, twitter};
+use crate::figures::Figures;
 use crate::format::FormatId;
 use crate::measure::{Plan, Row};
 use crate::model::digest_of;
@@ -43,6 +44,7 @@ pub struct Options {
     budget_ms: u64,
     json: Option<PathBuf>,
     out: Option<PathBuf>,
+    figures: bool,
 }
 
 const USAGE: &str = "\
@@ -61,6 +63,7 @@ OPTIONS (lists are comma-separated; the default is all):
   --budget-ms MS    time spent timing each cell (default 300)
   --json FILE       also write the JSON report to FILE
   --out DIR         where data and reports go (default target/arena-bench)
+  --no-figures      skip the slab arena's figures (alloc latency, memory after a spike)
 ";
 
 fn list<T: Copy>(
@@ -121,11 +124,16 @@ impl Options {
             budget_ms: DEFAULT_BUDGET_MS,
             json: None,
             out: None,
+            figures: true,
         };
         let mut it = args.iter();
         while let Some(flag) = it.next() {
             if flag == "--help" || flag == "-h" {
                 return Err(USAGE.to_owned());
+            }
+            if flag == "--no-figures" {
+                o.figures = false;
+                continue;
             }
             let value = it
                 .next()
@@ -166,6 +174,16 @@ pub fn main(allocator: GlobalAllocator) {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--child") {
         std::process::exit(child(allocator, &args[1..]));
+    }
+    if args.first().map(String::as_str) == Some("--child-figure") {
+        match crate::figures::child_figure(&args[1..]) {
+            Ok(json) => println!("{json}"),
+            Err(why) => {
+                eprintln!("{why}");
+                std::process::exit(1);
+            }
+        }
+        return;
     }
     let options = match Options::parse(&args) {
         Ok(o) => o,
@@ -396,7 +414,11 @@ fn parent(o: &Options, args: &[String]) -> Result<(), String> {
         budget_ms: o.budget_ms,
         wall_seconds: started.elapsed().as_secs_f64(),
     };
-    let report = Report::new(meta, rows);
+    let mut report = Report::new(meta, rows);
+    if o.figures {
+        report.figures = Some(run_figures(o, &data));
+        report.meta.wall_seconds = started.elapsed().as_secs_f64();
+    }
     let table = report.table();
     println!("{table}");
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
@@ -414,6 +436,75 @@ fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     }
     eprintln!("reports: {}/report.{{md,json,svg}}", out.display());
     Ok(())
+}
+
+/// The spike is this many times the default city: large enough that its chunks dwarf the
+/// small documents' (and go past glibc's mmap threshold), small enough to take a second.
+const SPIKE_FACTOR: u64 = 10;
+
+/// Runs the slab arena's figures, each in its own child of the system binary.
+fn run_figures(o: &Options, data: &Path) -> Figures {
+    let mut figures = Figures::default();
+    let exe = match binary_for(GlobalAllocator::System) {
+        Ok(exe) => exe,
+        Err(why) => {
+            figures.errors.push(why);
+            return figures;
+        }
+    };
+    let figure = |args: &[&str]| -> Result<String, String> {
+        eprint!("\r\x1b[2Kfigures: {}", args.join(" "));
+        let _ = std::io::stderr().flush();
+        let output = Command::new(&exe)
+            .arg("--child-figure")
+            .args(args)
+            .output()
+            .map_err(|e| format!("starting {}: {e}", exe.display()))?;
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        } else {
+            Err(format!(
+                "figure {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&output.stderr).trim()
+            ))
+        }
+    };
+    for arena in crate::figures::LATENCY_ARENAS {
+        match figure(&["latency", arena])
+            .and_then(|j| serde_json::from_str(&j).map_err(|e| e.to_string()))
+        {
+            Ok(l) => figures.latency.push(l),
+            Err(why) => figures.errors.push(why),
+        }
+    }
+    let docs = [
+        ("spike", o.city_bytes.saturating_mul(SPIKE_FACTOR)),
+        ("small", (o.city_bytes / SPIKE_FACTOR).max(1)),
+    ]
+    .map(|(name, bytes)| {
+        let owned = city::generate(usize::try_from(bytes).unwrap_or(usize::MAX));
+        let path = data.join(format!("city-{name}.postcard"));
+        FormatId::Postcard
+            .encode(&owned)
+            .and_then(|b| std::fs::write(&path, b).map_err(|e| e.to_string()))
+            .map(|()| path.display().to_string())
+    });
+    match docs {
+        [Ok(big), Ok(small)] => {
+            for arena in crate::figures::SPIKE_ARENAS {
+                match figure(&["spike", arena, &big, &small])
+                    .and_then(|j| serde_json::from_str(&j).map_err(|e| e.to_string()))
+                {
+                    Ok(s) => figures.spike.push(s),
+                    Err(why) => figures.errors.push(why),
+                }
+            }
+        }
+        [Err(why), _] | [_, Err(why)] => figures.errors.push(why),
+    }
+    eprintln!("\r\x1b[2Kfigures: done");
+    figures
 }
 
 fn run_child(

@@ -277,6 +277,11 @@ pub trait ArenaKind: BumpAllocator + Sized {
     fn os_calls() -> Option<u64> {
         None
     }
+
+    /// Bytes mapped by the arena kind's own pool, when it has one.
+    fn pool_mapped() -> Option<u64> {
+        None
+    }
 }
 
 impl ArenaKind for bumpalo::Bump {
@@ -310,6 +315,10 @@ impl ArenaKind for arena_core::SlabArena {
 
     fn os_calls() -> Option<u64> {
         Some(arena_core::ChunkPool::global().stats().os_calls())
+    }
+
+    fn pool_mapped() -> Option<u64> {
+        Some(arena_core::ChunkPool::global().stats().bytes_mapped as u64)
     }
 }
 

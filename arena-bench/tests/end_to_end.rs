@@ -118,6 +118,28 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
     // 20 KB: a few hundred citizens, fast even in a debug build.
     let report = run(&out, &["--dataset", "city", "--size", "20KB"]);
     check_rows(&report, 4, 1, &StrategyId::ALL);
+    let figures = report.figures.expect("the figures ran");
+    assert!(figures.errors.is_empty(), "{:?}", figures.errors);
+    assert_eq!(figures.latency.len(), 4);
+    for l in &figures.latency {
+        assert!(l.calls > 0 && l.p50_ns > 0.0, "{l:?}");
+        assert!(
+            l.p50_ns <= l.p99_ns && l.p99_ns <= l.p999_ns && l.p999_ns <= l.max_ns,
+            "{l:?}"
+        );
+    }
+    assert_eq!(figures.spike.len(), 2);
+    for s in &figures.spike {
+        assert!(s.spike_input_bytes > 0 && s.rss_start > 0, "{s:?}");
+        if cfg!(target_os = "linux") {
+            assert!(s.rss_peak >= s.rss_start, "{s:?}");
+        }
+    }
+    let table = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        table.contains("Slab arena figures"),
+        "no figures in report.md"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -127,6 +149,8 @@ fn the_corpus_models_read_every_document_in_a_binary_format() {
     let strategies = [
         StrategyId::OwnedSystem,
         StrategyId::Borrowed,
+        StrategyId::BumpaloFresh,
+        StrategyId::SlabFresh,
         StrategyId::MultitudeFresh,
     ];
     let names = strategies.map(StrategyId::name).join(",");
@@ -139,6 +163,7 @@ fn the_corpus_models_read_every_document_in_a_binary_format() {
             "postcard",
             "--strategy",
             &names,
+            "--no-figures",
         ],
     );
     check_rows(&report, 1, 3, &strategies);

@@ -1,0 +1,364 @@
+//! The slab arena's figures, measured in the same run as the table: `alloc` latency including
+//! chunk refills, resident memory after a spike, and the targets read off the table's rows
+//! (fresh `SlabArena` against reused and fresh bumpalo, OS calls per warm document).
+//!
+//! Latency and spike each run in their own child process, the spike so that its resident
+//! memory is its own, one generic function per figure instantiated per arena.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use arena_core::ArenaSeed;
+use core::alloc::Layout;
+
+use crate::datasets::city;
+use crate::format::{Format, Postcard};
+use crate::measure::{proc_status_bytes, quantile};
+use crate::report::ReportRow;
+use crate::strategy::ArenaKind;
+
+/// Allocations per simulated document in the latency figure: about what a 2 MB city makes
+/// (30,000 citizens × 3 to 4 strings and slices), so that each document crosses several chunk
+/// refills.
+const ALLOCS_PER_DOC: usize = 100_000;
+
+/// Documents per latency figure: enough calls (2 million) that p999 rests on 2,000 samples.
+const LATENCY_DOCS: usize = 20;
+
+/// Small documents read after the spike, to see whether memory comes back while the arena
+/// keeps working.
+const SMALL_DOCS: usize = 50;
+
+/// `alloc` latency of one arena, in nanoseconds, timer included.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Latency {
+    /// `slab-fresh`, `bumpalo-reused`, ...
+    pub arena: String,
+    /// Calls timed.
+    pub calls: u64,
+    /// Median.
+    pub p50_ns: f64,
+    /// 99th percentile.
+    pub p99_ns: f64,
+    /// 99.9th percentile.
+    pub p999_ns: f64,
+    /// Slowest call.
+    pub max_ns: f64,
+    /// Median cost of the timer alone (two reads), included in every figure above.
+    pub timer_ns: f64,
+}
+
+/// Resident memory around one large document followed by small ones.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Spike {
+    /// `slab` or `bumpalo` (a fresh arena per document).
+    pub arena: String,
+    /// Size of the large document (postcard city).
+    pub spike_input_bytes: u64,
+    /// Resident memory before it (inputs loaded).
+    pub rss_start: u64,
+    /// Peak resident memory while reading it.
+    pub rss_peak: u64,
+    /// Resident memory once it is dropped.
+    pub rss_after_spike: u64,
+    /// Resident memory after [`SMALL_DOCS`] small documents.
+    pub rss_after_small: u64,
+    /// Bytes the chunk pool still maps at the end (`SlabArena` only).
+    pub pool_mapped: Option<u64>,
+}
+
+/// Everything the figures measured; a figure that failed is `None` with its reason in
+/// `errors`.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Figures {
+    /// One per arena and mode.
+    pub latency: Vec<Latency>,
+    /// One per arena.
+    pub spike: Vec<Spike>,
+    /// Figures that could not be measured, and why.
+    pub errors: Vec<String>,
+}
+
+/// A cycle counter where there is one (x86_64), nanoseconds elsewhere.
+#[inline(always)]
+fn ticks() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `rdtsc` has no preconditions and exists on every x86_64 CPU.
+        unsafe { core::arch::x86_64::_rdtsc() }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        use std::sync::OnceLock;
+        static START: OnceLock<Instant> = OnceLock::new();
+        u64::try_from(START.get_or_init(Instant::now).elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
+/// Nanoseconds per tick, measured against `Instant` over 20 ms.
+fn ns_per_tick() -> f64 {
+    let (t0, c0) = (Instant::now(), ticks());
+    while t0.elapsed() < Duration::from_millis(20) {}
+    let (ns, cycles) = (
+        t0.elapsed().as_nanos() as f64,
+        ticks().wrapping_sub(c0) as f64,
+    );
+    if cycles > 0.0 { ns / cycles } else { 1.0 }
+}
+
+/// A deterministic mix of the layouts deserialization asks for: mostly short strings
+/// (align 1), some slices of small structs (align 8).
+fn layout(i: usize) -> Layout {
+    let x = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58; // 0..64
+    if i % 4 == 3 {
+        Layout::from_size_align(48 * (1 + (x as usize % 3)), 8).unwrap_or(Layout::new::<u64>())
+    } else {
+        Layout::from_size_align(1 + x as usize, 1).unwrap_or(Layout::new::<u8>())
+    }
+}
+
+/// The latency of `try_alloc_layout` on arena `K`: a fresh arena per document, or one reset
+/// between documents.
+#[must_use]
+pub fn latency<K: ArenaKind>(name: &str, reused: bool) -> Latency {
+    let mut samples: Vec<u64> = Vec::with_capacity(ALLOCS_PER_DOC * LATENCY_DOCS);
+    let mut timer: Vec<u64> = Vec::with_capacity(ALLOCS_PER_DOC);
+    let mut kept = K::create();
+    for _ in 0..LATENCY_DOCS {
+        let fresh = (!reused).then(K::create);
+        let arena = fresh.as_ref().unwrap_or(&kept);
+        for i in 0..ALLOCS_PER_DOC {
+            let l = layout(i);
+            let t0 = ticks();
+            let p = arena.try_alloc_layout(l);
+            let t1 = ticks();
+            black_box(p.ok());
+            samples.push(t1.wrapping_sub(t0));
+        }
+        drop(fresh);
+        if reused {
+            kept.reset();
+        }
+    }
+    for _ in 0..ALLOCS_PER_DOC {
+        let t0 = ticks();
+        let t1 = black_box(ticks());
+        timer.push(t1.wrapping_sub(t0));
+    }
+    samples.sort_unstable();
+    timer.sort_unstable();
+    let scale = ns_per_tick();
+    let ns = |t: u64| t as f64 * scale;
+    Latency {
+        arena: name.to_owned(),
+        calls: samples.len() as u64,
+        p50_ns: ns(quantile(&samples, 0.5)),
+        p99_ns: ns(quantile(&samples, 0.99)),
+        p999_ns: ns(quantile(&samples, 0.999)),
+        max_ns: ns(samples.last().copied().unwrap_or(0)),
+        timer_ns: ns(quantile(&timer, 0.5)),
+    }
+}
+
+/// Resident memory around one large city (`big`, postcard) and then [`SMALL_DOCS`] small ones
+/// (`small`), a fresh arena `K` per document.
+///
+/// # Errors
+///
+/// A document that does not read.
+pub fn spike<K: ArenaKind>(name: &str, big: &[u8], small: &[u8]) -> Result<Spike, String>
+where
+    for<'a> city::arena::City<'a>: arena_core::ArenaDeserialize<'a, K>,
+{
+    let read = |input: &[u8]| -> Result<(), String> {
+        let arena = K::create();
+        let value: city::arena::City<'_> = Postcard::decode_seed(input, ArenaSeed::new(&arena))?;
+        black_box(&value);
+        Ok(())
+    };
+    let rss_start = proc_status_bytes("VmRSS");
+    // "5" resets the peak resident memory to the current one (Linux 4.0+).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    read(big)?;
+    let rss_peak = proc_status_bytes("VmHWM");
+    let rss_after_spike = proc_status_bytes("VmRSS");
+    for _ in 0..SMALL_DOCS {
+        read(small)?;
+    }
+    Ok(Spike {
+        arena: name.to_owned(),
+        spike_input_bytes: big.len() as u64,
+        rss_start,
+        rss_peak,
+        rss_after_spike,
+        rss_after_small: proc_status_bytes("VmRSS"),
+        pool_mapped: K::pool_mapped(),
+    })
+}
+
+/// The latency figures' arenas, as `--child-figure latency NAME` takes them.
+pub const LATENCY_ARENAS: [&str; 4] = [
+    "slab-fresh",
+    "slab-reused",
+    "bumpalo-fresh",
+    "bumpalo-reused",
+];
+
+/// The spike figures' arenas, as `--child-figure spike NAME BIG SMALL` takes them.
+pub const SPIKE_ARENAS: [&str; 2] = ["slab", "bumpalo"];
+
+/// Runs one figure in this (child) process and returns it as JSON.
+///
+/// # Errors
+///
+/// Unknown figure or arena, unreadable documents.
+pub fn child_figure(args: &[String]) -> Result<String, String> {
+    let json = |v: Result<String, serde_json::Error>| v.map_err(|e| e.to_string());
+    match args {
+        [kind, arena] if kind == "latency" => {
+            let figure = match arena.as_str() {
+                "slab-fresh" => latency::<arena_core::SlabArena>(arena, false),
+                "slab-reused" => latency::<arena_core::SlabArena>(arena, true),
+                "bumpalo-fresh" => latency::<bumpalo::Bump>(arena, false),
+                "bumpalo-reused" => latency::<bumpalo::Bump>(arena, true),
+                _ => return Err(format!("unknown arena `{arena}`")),
+            };
+            json(serde_json::to_string(&figure))
+        }
+        [kind, arena, big, small] if kind == "spike" => {
+            let big = std::fs::read(big).map_err(|e| format!("reading {big}: {e}"))?;
+            let small = std::fs::read(small).map_err(|e| format!("reading {small}: {e}"))?;
+            let figure = match arena.as_str() {
+                "slab" => spike::<arena_core::SlabArena>(arena, &big, &small)?,
+                "bumpalo" => spike::<bumpalo::Bump>(arena, &big, &small)?,
+                _ => return Err(format!("unknown arena `{arena}`")),
+            };
+            json(serde_json::to_string(&figure))
+        }
+        _ => Err("usage: --child-figure latency ARENA | spike ARENA BIG SMALL".to_owned()),
+    }
+}
+
+fn geomean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp())
+}
+
+/// Ratios of one strategy's median to another's over every format and dataset both measured:
+/// `(geometric mean, smallest, largest, cells)`.
+fn ratios(rows: &[ReportRow], num: &str, den: &str) -> Option<(f64, f64, f64, usize)> {
+    let ok = |r: &&ReportRow| r.row.error.is_none() && r.row.median_ns > 0;
+    let v: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.row.strategy == num)
+        .filter(ok)
+        .filter_map(|n| {
+            let d = rows.iter().filter(ok).find(|d| {
+                d.row.strategy == den
+                    && d.row.format == n.row.format
+                    && d.row.dataset == n.row.dataset
+            })?;
+            Some(n.row.median_ns as f64 / d.row.median_ns as f64)
+        })
+        .collect();
+    let min = v.iter().copied().fold(f64::MAX, f64::min);
+    let max = v.iter().copied().fold(f64::MIN, f64::max);
+    Some((geomean(&v)?, min, max, v.len()))
+}
+
+fn verdict(met: bool) -> &'static str {
+    if met { "met" } else { "NOT met" }
+}
+
+/// The figures as Markdown: targets first, then the latency and spike tables.
+#[must_use]
+pub fn markdown(rows: &[ReportRow], figures: &Figures) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("\n## Slab arena figures (same run, same data)\n\n");
+    out.push_str("| target | measured | verdict |\n|---|---|---|\n");
+    match ratios(rows, "slab-fresh", "bumpalo-reused") {
+        Some((g, _, worst, n)) => {
+            let _ = writeln!(
+                out,
+                "| fresh `SlabArena` within 5% of a reused bumpalo arena (time ratio ≤ 1.05) | {g:.3} geometric mean, {worst:.3} worst, over {n} cells | {} |",
+                verdict(g <= 1.05)
+            );
+        }
+        None => out.push_str("| fresh `SlabArena` within 5% of a reused bumpalo arena | not measured (needs slab-fresh and bumpalo-reused) | |\n"),
+    }
+    match ratios(rows, "bumpalo-fresh", "slab-fresh") {
+        Some((g, worst, _, n)) => {
+            let _ = writeln!(
+                out,
+                "| fresh `SlabArena` ≥ 1.2x faster than a fresh bumpalo arena | {g:.2}x geometric mean, {worst:.2}x worst, over {n} cells | {} |",
+                verdict(g >= 1.2)
+            );
+        }
+        None => out.push_str("| fresh `SlabArena` ≥ 1.2x faster than a fresh bumpalo arena | not measured (needs slab-fresh and bumpalo-fresh) | |\n"),
+    }
+    let slab_rows: Vec<&ReportRow> = rows
+        .iter()
+        .filter(|r| r.row.strategy.starts_with("slab-") && r.row.error.is_none())
+        .collect();
+    if slab_rows.is_empty() {
+        out.push_str("| zero OS calls per document once warm | not measured (no slab rows) | |\n");
+    } else {
+        for strategy in ["slab-fresh", "slab-reused"] {
+            let os = slab_rows
+                .iter()
+                .filter(|r| r.row.strategy == strategy)
+                .filter_map(|r| r.row.os_calls_per_doc)
+                .max();
+            if let Some(os) = os {
+                let _ = writeln!(
+                    out,
+                    "| zero OS calls per document once warm ({strategy}) | at most {os} per document over every cell | {} |",
+                    verdict(os == 0)
+                );
+            }
+        }
+    }
+    for l in &figures.latency {
+        if l.arena.starts_with("slab") {
+            let ratio = l.p999_ns / l.p50_ns.max(f64::MIN_POSITIVE);
+            let _ = writeln!(
+                out,
+                "| `alloc` p999 ≤ 2x p50 ({}) | p50 {:.1} ns, p999 {:.1} ns: {ratio:.2}x (timer {:.1} ns included) | {} |",
+                l.arena,
+                l.p50_ns,
+                l.p999_ns,
+                l.timer_ns,
+                verdict(ratio <= 2.0)
+            );
+        }
+    }
+    out.push_str("\n`alloc` latency (a mix of short strings and small slices, 100,000 calls per document, chunk refills included; every figure includes the timer):\n\n");
+    out.push_str("| arena | calls | p50 ns | p99 ns | p999 ns | max ns | timer ns |\n|---|--:|--:|--:|--:|--:|--:|\n");
+    for l in &figures.latency {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.1} | {:.1} | {:.1} | {:.0} | {:.1} |",
+            l.arena, l.calls, l.p50_ns, l.p99_ns, l.p999_ns, l.max_ns, l.timer_ns
+        );
+    }
+    out.push_str("\nResident memory after a spike (one large city, then small ones, a fresh arena per document; MB):\n\n");
+    out.push_str("| arena | spike input | start | peak | after the spike | after 50 small | pool still mapped |\n|---|--:|--:|--:|--:|--:|--:|\n");
+    let mb = |b: u64| b as f64 / 1e6;
+    for s in &figures.spike {
+        let _ = writeln!(
+            out,
+            "| {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {} |",
+            s.arena,
+            mb(s.spike_input_bytes),
+            mb(s.rss_start),
+            mb(s.rss_peak),
+            mb(s.rss_after_spike),
+            mb(s.rss_after_small),
+            s.pool_mapped
+                .map_or_else(|| "n/a".to_owned(), |p| format!("{:.1}", mb(p)))
+        );
+    }
+    for e in &figures.errors {
+        let _ = writeln!(out, "\nnot measured: {e}");
+    }
+    out
+}
