@@ -42,6 +42,7 @@ mod private;
 mod scratch;
 mod seed;
 mod slab_arena;
+mod slice_builder;
 
 pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};
 pub use arena_deserialize::ArenaDeserialize;

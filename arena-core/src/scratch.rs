@@ -13,7 +13,7 @@
 //! value in a bump arena.
 
 use core::alloc::Layout;
-use core::cell::RefCell;
+use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
 use core::mem::{self, MaybeUninit};
 use core::ptr::{self, NonNull};
@@ -34,59 +34,98 @@ struct Block([MaybeUninit<u8>; BLOCK]);
 const _: () = assert!(mem::align_of::<Block>() == BLOCK && mem::size_of::<Block>() == BLOCK);
 
 /// One thread's stack of open sequences.
+///
+/// Its state lives in `Cell`s so that the innermost frame's `push` is a handful of loads and
+/// stores: no borrow flag, no call. Only `grow` touches `blocks`, and nothing holds a reference
+/// into it across calls (frames keep offsets, and read `base` afresh at each use).
 struct Stack {
     /// The memory; every block is "initialised" (a `MaybeUninit` needs nothing), so `len` of
-    /// the vector is its usable capacity.
-    blocks: Vec<Block>,
-    /// Bytes in use by open frames; always `<= blocks.len() * BLOCK`.
-    len: usize,
+    /// the vector is its usable capacity. Accessed only by `grow` and `release`, which never
+    /// run while a reference into it exists.
+    blocks: UnsafeCell<Vec<Block>>,
+    /// `blocks`' buffer (dangling and `BLOCK`-aligned while it has none).
+    base: Cell<*mut u8>,
+    /// Usable bytes: `blocks.len() * BLOCK`, at most `isize::MAX`.
+    cap: Cell<usize>,
+    /// Bytes in use by open frames; always `<= cap`. While a frame is the innermost, it is
+    /// exactly where that frame's next element goes.
+    len: Cell<usize>,
     /// Token of the innermost open frame, `0` when none is open.
-    top: u64,
+    top: Cell<u64>,
     /// The token the next frame gets; tokens are never reused.
-    next_token: u64,
+    next_token: Cell<u64>,
 }
 
 impl Stack {
     const fn new() -> Self {
         Self {
-            blocks: Vec::new(),
-            len: 0,
-            top: 0,
-            next_token: 1,
+            blocks: UnsafeCell::new(Vec::new()),
+            base: Cell::new(NonNull::<Block>::dangling().as_ptr().cast()),
+            cap: Cell::new(0),
+            len: Cell::new(0),
+            top: Cell::new(0),
+            next_token: Cell::new(1),
         }
     }
 
-    /// Makes the first `bytes` bytes usable, growing geometrically.
-    fn ensure(&mut self, bytes: usize) -> Result<(), AllocError> {
+    /// Makes the first `bytes` bytes usable, growing geometrically; the out-of-line path of
+    /// `push` and the start of a frame.
+    #[cold]
+    #[inline(never)]
+    fn grow(&self, bytes: usize) -> Result<(), AllocError> {
+        // SAFETY: the stack is thread-local and `grow` calls no user code, so this is the only
+        // access to `blocks` while it runs; no reference into it outlives a call (frames hold
+        // offsets and re-read `base`).
+        let blocks = unsafe { &mut *self.blocks.get() };
         let needed = bytes.div_ceil(BLOCK);
-        if needed <= self.blocks.len() {
-            return Ok(());
+        if needed > blocks.len() {
+            let target = needed.max(blocks.len().saturating_mul(2));
+            blocks
+                .try_reserve_exact(target - blocks.len())
+                .map_err(|_| AllocError::size_overflow(BLOCK))?;
+            // SAFETY: `try_reserve_exact` made room for `target` blocks, and a `Block` is only
+            // `MaybeUninit` bytes, which are valid uninitialised.
+            unsafe { blocks.set_len(target) };
+            // `try_reserve_exact` succeeded, so `target * BLOCK` bytes fit in `isize::MAX`.
+            self.cap.set(target * BLOCK);
+            self.base.set(blocks.as_mut_ptr().cast());
         }
-        let target = needed.max(self.blocks.len().saturating_mul(2));
-        let additional = target - self.blocks.len();
-        self.blocks
-            .try_reserve_exact(additional)
-            .map_err(|_| AllocError::size_overflow(BLOCK))?;
-        // SAFETY: `try_reserve_exact` made room for `target` blocks, and a `Block` is only
-        // `MaybeUninit` bytes, which are valid uninitialised.
-        unsafe { self.blocks.set_len(target) };
         Ok(())
     }
 
+    /// Makes the first `bytes` bytes usable.
+    #[inline]
+    fn ensure(&self, bytes: usize) -> Result<(), AllocError> {
+        if bytes <= self.cap.get() {
+            Ok(())
+        } else {
+            self.grow(bytes)
+        }
+    }
+
     /// Pointer to byte `offset` of the stack's memory.
-    fn at(&mut self, offset: usize) -> *mut u8 {
-        debug_assert!(
-            offset <= self.blocks.len() * BLOCK,
-            "offset {offset} out of the stack"
-        );
-        // SAFETY: `offset` is within the allocation (or one past it), as the callers compute it
-        // from frames inside `len <= blocks.len() * BLOCK`.
-        unsafe { self.blocks.as_mut_ptr().cast::<u8>().add(offset) }
+    #[inline]
+    fn at(&self, offset: usize) -> *mut u8 {
+        debug_assert!(offset <= self.cap.get(), "offset {offset} out of the stack");
+        // SAFETY: `offset <= cap`, the size of the buffer `base` points to (or 0 for the
+        // dangling `base`), as callers compute it from frames inside `len <= cap`.
+        unsafe { self.base.get().add(offset) }
+    }
+
+    /// Frees the memory, if no frame is open.
+    fn release(&self) {
+        if self.top.get() == 0 {
+            // SAFETY: no frame is open, so nothing points into `blocks`; see `grow`.
+            drop(mem::take(unsafe { &mut *self.blocks.get() }));
+            self.base.set(NonNull::<Block>::dangling().as_ptr().cast());
+            self.cap.set(0);
+            self.len.set(0);
+        }
     }
 }
 
 std::thread_local! {
-    static STACK: RefCell<Stack> = const { RefCell::new(Stack::new()) };
+    static STACK: Stack = const { Stack::new() };
 }
 
 /// Frees this thread's scratch memory, if no sequence is being deserialized on it.
@@ -95,22 +134,14 @@ std::thread_local! {
 /// those of the sequences enclosing it), so that the next document reuses warm memory. Call this
 /// after a one-off large document to give that memory back.
 pub fn release_thread_scratch() {
-    let _ = STACK.try_with(|stack| {
-        if let Ok(mut stack) = stack.try_borrow_mut()
-            && stack.top == 0
-        {
-            stack.blocks = Vec::new();
-        }
-    });
+    let _ = STACK.try_with(Stack::release);
 }
 
 /// Bytes of scratch memory this thread holds: what size hints and sequences made it reserve.
 /// Not public API: tests check the reservation rules with it.
 #[doc(hidden)]
 pub fn thread_scratch_capacity() -> usize {
-    STACK
-        .try_with(|stack| stack.borrow().blocks.len() * BLOCK)
-        .unwrap_or(0)
+    STACK.try_with(|stack| stack.cap.get()).unwrap_or(0)
 }
 
 /// Number of elements of `T` worth reserving for a container announcing `hint` elements: never
@@ -135,7 +166,7 @@ enum Frame<T> {
     Stack {
         /// This thread's stack, looked up once when the frame opened: it outlives the frame,
         /// which never leaves the thread (`ScratchVec` is not `Send`) nor the call it opened in.
-        stack: NonNull<RefCell<Stack>>,
+        stack: NonNull<Stack>,
         /// Byte offset of element 0; a multiple of `align_of::<T>()`.
         start: usize,
         /// Stack length before this frame opened; restored when it closes.
@@ -151,13 +182,24 @@ enum Frame<T> {
 }
 
 /// The thread's stack, from a frame's cached pointer.
-fn stack_of(stack: NonNull<RefCell<Stack>>) -> &'static RefCell<Stack> {
+#[inline]
+fn stack_of(stack: NonNull<Stack>) -> &'static Stack {
     // SAFETY: `stack` came from `STACK.try_with` on this thread when the frame opened. A frame
     // never leaves its thread (`ScratchVec` is not `Send`) and closes before the call that opened
     // it returns, while the thread-local is alive: thread-local destructors run one at a time, so
     // none can destroy `STACK` in the middle of a call that holds a frame. The `'static` is never
     // kept beyond one statement by the callers.
     unsafe { stack.as_ref() }
+}
+
+/// Checks that the frame `token` is the innermost one: frames close in reverse order by
+/// construction, and every write to the stack relies on it.
+#[inline]
+fn assert_innermost(stack: &Stack, token: u64) {
+    assert!(
+        stack.top.get() == token,
+        "scratch frames closed out of order"
+    );
 }
 
 impl<T> ScratchVec<T> {
@@ -169,9 +211,8 @@ impl<T> ScratchVec<T> {
             None
         } else {
             STACK
-                .try_with(|cell| {
-                    let mut stack = cell.borrow_mut();
-                    let prev_len = stack.len;
+                .try_with(|stack| {
+                    let prev_len = stack.len.get();
                     let start = prev_len
                         .checked_next_multiple_of(mem::align_of::<T>())
                         .ok_or(AllocError::size_overflow(BLOCK))?;
@@ -180,12 +221,12 @@ impl<T> ScratchVec<T> {
                         .and_then(|bytes| bytes.checked_add(start))
                         .ok_or(AllocError::size_overflow(BLOCK))?;
                     stack.ensure(end)?;
-                    let token = stack.next_token;
-                    stack.next_token += 1;
-                    let prev_top = mem::replace(&mut stack.top, token);
-                    stack.len = start;
+                    let token = stack.next_token.get();
+                    stack.next_token.set(token + 1);
+                    let prev_top = stack.top.replace(token);
+                    stack.len.set(start);
                     Ok(Frame::Stack {
-                        stack: NonNull::from(cell),
+                        stack: NonNull::from(stack),
                         start,
                         prev_len,
                         prev_top,
@@ -211,6 +252,7 @@ impl<T> ScratchVec<T> {
     }
 
     /// Number of elements pushed.
+    #[inline]
     pub(crate) fn len(&self) -> usize {
         match &self.frame {
             Frame::Stack { count, .. } => *count,
@@ -219,6 +261,7 @@ impl<T> ScratchVec<T> {
     }
 
     /// Appends `value`.
+    #[inline]
     pub(crate) fn push(&mut self, value: T) -> Result<(), AllocError> {
         match &mut self.frame {
             Frame::Stack {
@@ -228,25 +271,20 @@ impl<T> ScratchVec<T> {
                 count,
                 ..
             } => {
-                let size = mem::size_of::<T>();
-                let offset = count
-                    .checked_mul(size)
-                    .and_then(|bytes| bytes.checked_add(*start))
-                    .ok_or(AllocError::size_overflow(BLOCK))?;
-                let end = offset
-                    .checked_add(size)
-                    .ok_or(AllocError::size_overflow(BLOCK))?;
-                {
-                    let mut stack = stack_of(*stack).borrow_mut();
-                    assert_eq!(stack.top, *token, "scratch frames closed out of order");
-                    stack.ensure(end)?;
-                    // SAFETY: `ensure` made `offset..end` usable; `offset` is a multiple of
-                    // `align_of::<T>()` (`start` is, and so is `size`) and the stack is aligned to
-                    // `BLOCK >= align_of::<T>()`; this frame is the innermost, so no other
-                    // frame's elements live at or beyond `offset`.
-                    unsafe { stack.at(offset).cast::<T>().write(value) };
-                    stack.len = end;
-                }
+                let stack = stack_of(*stack);
+                assert_innermost(stack, *token);
+                // This frame is the innermost, so the stack ends right after its elements.
+                let offset = stack.len.get();
+                debug_assert_eq!(offset, *start + *count * mem::size_of::<T>());
+                // No overflow: `offset <= cap <= isize::MAX` and `size_of::<T>() <= isize::MAX`.
+                let end = offset + mem::size_of::<T>();
+                stack.ensure(end)?;
+                // SAFETY: `ensure` made `offset..end` usable; `offset` is a multiple of
+                // `align_of::<T>()` (`start` is, and so is the size of every element before it)
+                // and the stack's memory is aligned to `BLOCK >= align_of::<T>()`; this frame is
+                // the innermost, so no other frame's elements live at or beyond `offset`.
+                unsafe { stack.at(offset).cast::<T>().write(value) };
+                stack.len.set(end);
                 *count += 1;
                 Ok(())
             }
@@ -289,8 +327,8 @@ impl<T> ScratchVec<T> {
                 token,
                 ..
             } => {
-                let mut stack = stack_of(*stack).borrow_mut();
-                assert_eq!(stack.top, *token, "scratch frames closed out of order");
+                let stack = stack_of(*stack);
+                assert_innermost(stack, *token);
                 // SAFETY: the frame's `len` elements are initialised at `start..`, aligned (see
                 // `push`); `dst` is a fresh arena block of `layout` (or dangling for zero-sized
                 // `T`, where the copy is of zero bytes), disjoint from the stack. The copy moves
@@ -315,7 +353,7 @@ impl<T> ScratchVec<T> {
 
     /// Moves the elements out one by one, in order, into `f`; stops at the first error.
     ///
-    /// The stack is not borrowed while `f` runs, so `f` may allocate and deserialize.
+    /// Nothing is borrowed while `f` runs, so `f` may allocate and deserialize.
     pub(crate) fn drain_each<E>(mut self, mut f: impl FnMut(T) -> Result<(), E>) -> Result<(), E> {
         match &mut self.frame {
             Frame::Stack {
@@ -328,8 +366,8 @@ impl<T> ScratchVec<T> {
                 let total = mem::take(count);
                 for i in 0..total {
                     let value = {
-                        let mut stack = stack_of(*stack).borrow_mut();
-                        assert_eq!(stack.top, *token, "scratch frames closed out of order");
+                        let stack = stack_of(*stack);
+                        assert_innermost(stack, *token);
                         // SAFETY: element `i < total` was written by `push` at this offset and
                         // is read exactly once (the count was taken, so nothing reads it again).
                         unsafe { stack.at(*start).cast::<T>().add(i).read() }
@@ -353,10 +391,10 @@ impl<T> Drop for ScratchVec<T> {
             ..
         } = self.frame
         {
-            let mut stack = stack_of(stack).borrow_mut();
-            debug_assert_eq!(stack.top, token, "scratch frames closed out of order");
-            stack.top = prev_top;
-            stack.len = prev_len;
+            let stack = stack_of(stack);
+            debug_assert_eq!(stack.top.get(), token, "scratch frames closed out of order");
+            stack.top.set(prev_top);
+            stack.len.set(prev_len);
         }
     }
 }
@@ -379,7 +417,7 @@ mod tests {
         let outer = outer.finish_in(&bump).unwrap();
         assert_eq!(outer, [1, 2]);
         assert_eq!(inner, (0..100).collect::<Vec<u8>>());
-        STACK.with(|s| assert_eq!((s.borrow().len, s.borrow().top), (0, 0)));
+        STACK.with(|s| assert_eq!((s.len.get(), s.top.get()), (0, 0)));
     }
 
     #[test]
@@ -388,7 +426,7 @@ mod tests {
             let mut v = ScratchVec::<u32>::new(Some(10)).unwrap();
             v.push(7).unwrap();
         }
-        STACK.with(|s| assert_eq!((s.borrow().len, s.borrow().top), (0, 0)));
+        STACK.with(|s| assert_eq!((s.len.get(), s.top.get()), (0, 0)));
     }
 
     #[test]

@@ -229,6 +229,24 @@ fn nested_headers_each_claiming_65535_elements_reserve_once() {
 }
 
 #[test]
+fn nested_short_headers_share_one_direct_reservation() {
+    // Headers short enough to be filled in place in the arena (1,024 elements of 16 bytes:
+    // 16 KiB each), nested 100 deep, then the input ends. The blocks of open sequences are
+    // bounded together (64 KiB), not per level: 100 levels would be 1.6 MiB.
+    let input: Vec<u8> = [0xdc, 0x04, 0x00].repeat(100);
+    assert_eq!(size_of::<Tree>(), 16);
+    with_each_arena!(|arena| {
+        let before = BumpAllocator::stats(arena).used_bytes;
+        assert!(Format::MsgPack.decode_in::<Tree, _>(arena, &input).is_err());
+        let held = BumpAllocator::stats(arena).used_bytes - before;
+        assert!(held <= 64 * 1024, "{held} bytes left in the arena");
+        if BumpAllocator::checkpoint(arena).is_some() {
+            assert_eq!(held, 0, "a rewinding arena is back where it was");
+        }
+    });
+}
+
+#[test]
 fn lone_surrogates_and_invalid_utf8() {
     with_each_arena!(|arena| {
         let e = Format::Json

@@ -43,7 +43,7 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump,
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
-        let bytes = collect_seq::<u8, A, S>(self.arena, seq)?;
+        let bytes = collect_seq::<u8, A, S>(self.arena, seq, true)?;
         limits::check_str_len(bytes.len()).map_err(limit_error)?;
         finish(bytes, self.arena)
     }

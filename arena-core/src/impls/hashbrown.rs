@@ -1,8 +1,9 @@
 //! `hashbrown::HashMap` and `HashSet` whose table lives in the arena (allocator `&'bump A`).
 //!
-//! Entries are collected on the scratch stack first, so the table is allocated once at its
-//! final size instead of growing (and leaving old tables behind) in the arena. Duplicate keys:
-//! the last one wins, as with serde's `HashMap`.
+//! Entries are collected on the scratch stack first (never in a direct arena block: they only
+//! pass through), so the table is allocated once at its final size instead of growing (and
+//! leaving old tables behind) in the arena. Duplicate keys: the last one wins, as with serde's
+//! `HashMap`.
 
 use core::fmt;
 use core::hash::{BuildHasher, Hash};
@@ -17,6 +18,7 @@ use super::map::collect_pairs;
 use super::seq::collect_seq;
 use super::{alloc_error, limit_error};
 use crate::limits;
+use crate::slice_builder::BuildError;
 use crate::{AllocError, ArenaDeserialize, BumpAllocator};
 
 fn reserve_error(error: TryReserveError) -> AllocError {
@@ -38,7 +40,9 @@ where
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let entries = collect_pairs::<K, V, A, D>(arena, deserializer)?;
+        let entries = collect_pairs::<K, V, A, D>(arena, deserializer, false)?
+            .into_scratch()
+            .map_err(BuildError::into_de)?;
         let mut map = HashMap::with_hasher_in(S::default(), arena);
         map.try_reserve(entries.len())
             .map_err(|e| alloc_error(reserve_error(e)))?;
@@ -71,7 +75,9 @@ where
     }
 
     fn visit_seq<Q: SeqAccess<'de>>(self, seq: Q) -> Result<Self::Value, Q::Error> {
-        let items = collect_seq::<T, A, Q>(self.arena, seq)?;
+        let items = collect_seq::<T, A, Q>(self.arena, seq, false)?
+            .into_scratch()
+            .map_err(BuildError::into_de)?;
         let mut set = HashSet::with_hasher_in(S::default(), self.arena);
         set.try_reserve(items.len())
             .map_err(|e| alloc_error(reserve_error(e)))?;

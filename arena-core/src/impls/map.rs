@@ -14,14 +14,16 @@ use serde::Deserializer;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 
 use super::seq::{collect_seq, finish};
-use super::{alloc_error, limit_error};
 use crate::limits;
-use crate::scratch::ScratchVec;
+use crate::slice_builder::{BuildError, SliceBuilder};
 use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
 
 /// Collects the entries of a map, or the pairs of a sequence, in input order.
 pub(crate) struct PairsVisitor<'bump, K, V, A: ?Sized> {
     pub(crate) arena: &'bump A,
+    /// Whether a short announced length may go straight into the arena: yes for a slice of
+    /// pairs, no for a hash map (built from the count, its entries only pass through).
+    pub(crate) direct: bool,
     pub(crate) marker: PhantomData<fn() -> (K, V)>,
 }
 
@@ -31,7 +33,7 @@ where
     V: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    type Value = ScratchVec<(K, V)>;
+    type Value = SliceBuilder<'bump, (K, V)>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a map")
@@ -39,25 +41,27 @@ where
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
         let _level = limits::Level::enter::<M::Error>()?;
-        let mut entries = ScratchVec::new(map.size_hint()).map_err(alloc_error)?;
+        let mut entries = SliceBuilder::new(self.arena, map.size_hint(), self.direct)
+            .map_err(BuildError::into_de)?;
         while let Some(key) = map.next_key_seed(ArenaSeed::<K, A>::new(self.arena))? {
             let value = map.next_value_seed(ArenaSeed::<V, A>::new(self.arena))?;
-            entries.push((key, value)).map_err(alloc_error)?;
-            limits::check_len(entries.len(), size_of::<(K, V)>()).map_err(limit_error)?;
+            entries.push((key, value)).map_err(BuildError::into_de)?;
         }
         Ok(entries)
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
-        collect_seq(self.arena, seq)
+        collect_seq(self.arena, seq, self.direct)
     }
 }
 
-/// Reads a map (or a sequence of pairs) into a `ScratchVec`; see the module docs.
+/// Reads a map (or a sequence of pairs) in input order; see the module docs and
+/// [`PairsVisitor::direct`].
 pub(crate) fn collect_pairs<'de, 'bump, K, V, A, D>(
     arena: &'bump A,
     deserializer: D,
-) -> Result<ScratchVec<(K, V)>, D::Error>
+    direct: bool,
+) -> Result<SliceBuilder<'bump, (K, V)>, D::Error>
 where
     K: ArenaDeserialize<'bump, A>,
     V: ArenaDeserialize<'bump, A>,
@@ -66,6 +70,7 @@ where
 {
     let visitor = PairsVisitor {
         arena,
+        direct,
         marker: PhantomData,
     };
     if deserializer.is_human_readable() {
@@ -86,5 +91,5 @@ where
     A: BumpAllocator + ?Sized,
     D: Deserializer<'de>,
 {
-    finish(collect_pairs(arena, deserializer)?, arena)
+    finish(collect_pairs(arena, deserializer, true)?, arena)
 }

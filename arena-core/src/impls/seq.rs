@@ -1,4 +1,4 @@
-//! Sequences: `&'bump [T]`, built on the scratch stack and copied into the arena once.
+//! Sequences: `&'bump [T]`, built in place or on the scratch stack by a [`SliceBuilder`].
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -6,33 +6,35 @@ use core::marker::PhantomData;
 use serde::Deserializer;
 use serde::de::{SeqAccess, Visitor};
 
-use super::{alloc_error, limit_error};
 use crate::limits;
-use crate::scratch::ScratchVec;
+use crate::slice_builder::{BuildError, SliceBuilder};
 use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
 
-/// Collects every element of a sequence into a `ScratchVec`.
+/// Collects every element of a sequence; `direct` lets a short announced length go straight
+/// into the arena (see [`SliceBuilder`]).
 pub(crate) fn collect_seq<'de, 'bump, T, A, S>(
     arena: &'bump A,
     mut seq: S,
-) -> Result<ScratchVec<T>, S::Error>
+    direct: bool,
+) -> Result<SliceBuilder<'bump, T>, S::Error>
 where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
     S: SeqAccess<'de>,
 {
     let _level = limits::Level::enter::<S::Error>()?;
-    let mut items = ScratchVec::new(seq.size_hint()).map_err(alloc_error)?;
+    let mut items =
+        SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
     while let Some(item) = seq.next_element_seed(ArenaSeed::<T, A>::new(arena))? {
-        items.push(item).map_err(alloc_error)?;
-        limits::check_len(items.len(), size_of::<T>()).map_err(limit_error)?;
+        items.push(item).map_err(BuildError::into_de)?;
     }
     Ok(items)
 }
 
-/// Charges the byte budget for `items`, then copies them into the arena at their exact size.
+/// The finished slice of `items`, in the arena at its exact size.
+#[inline]
 pub(crate) fn finish<'bump, T, A, E>(
-    items: ScratchVec<T>,
+    items: SliceBuilder<'bump, T>,
     arena: &'bump A,
 ) -> Result<&'bump mut [T], E>
 where
@@ -40,9 +42,7 @@ where
     A: BumpAllocator + ?Sized,
     E: serde::de::Error,
 {
-    // `len * size` cannot overflow: the elements exist on the scratch stack.
-    limits::charge(items.len() * size_of::<T>()).map_err(limit_error)?;
-    items.finish_in(arena).map_err(alloc_error)
+    items.finish(arena).map_err(BuildError::into_de)
 }
 
 /// Visits a sequence into an exactly sized arena slice.
@@ -72,7 +72,7 @@ where
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
-        finish(collect_seq(self.arena, seq)?, self.arena)
+        finish(collect_seq(self.arena, seq, true)?, self.arena)
     }
 }
 

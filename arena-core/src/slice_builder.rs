@@ -1,0 +1,325 @@
+//! [`SliceBuilder`]: where the elements of a `&'bump [T]` go while its sequence is read.
+//!
+//! Two places, chosen when the sequence opens:
+//! - **straight into the arena**, when the format announces a length (postcard, bincode,
+//!   MessagePack, CBOR with definite lengths) that is small: one block of exactly that many
+//!   elements is allocated up front and filled in place, so the sequence costs one bump and no
+//!   copy;
+//! - **on the scratch stack** otherwise (JSON gives no length; a large announced length is not
+//!   trusted): elements collect outside the arena and are copied in once, at their exact size.
+//!
+//! An announced length is only a claim. A direct block is charged to the byte budget when it is
+//! taken; if the sequence turns out longer, its elements move to the scratch stack and the block
+//! is abandoned; if shorter, its tail stays unused. Either way the waste is bounded: a block is
+//! at most [`DIRECT_MAX_BYTES`], and the blocks of all sequences open at once on a thread (each
+//! nested inside the previous) hold at most [`DIRECT_PENDING_MAX`] bytes together, so an input
+//! of nested headers each claiming many elements reserves that much at most, not once per level.
+
+use core::alloc::Layout;
+use core::cell::Cell;
+use core::marker::PhantomData;
+use core::mem::size_of;
+use core::ptr::NonNull;
+
+use crate::allocator::{AllocError, BumpAllocator};
+use crate::limits::{self, LimitHit};
+#[cfg(test)]
+use crate::scratch;
+use crate::scratch::ScratchVec;
+
+/// Largest block a single sequence takes straight from the arena on the strength of its
+/// announced length.
+pub(crate) const DIRECT_MAX_BYTES: usize = 16 * 1024;
+
+/// Largest total of direct blocks open at once on one thread (sequences nested in each other).
+pub(crate) const DIRECT_PENDING_MAX: usize = 64 * 1024;
+
+std::thread_local! {
+    /// Bytes of the direct blocks of the sequences open on this thread.
+    static PENDING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Why an element could not be added.
+#[derive(Debug)]
+pub(crate) enum BuildError {
+    Alloc(AllocError),
+    Limit(LimitHit),
+}
+
+impl From<AllocError> for BuildError {
+    fn from(e: AllocError) -> Self {
+        Self::Alloc(e)
+    }
+}
+
+impl From<LimitHit> for BuildError {
+    fn from(e: LimitHit) -> Self {
+        Self::Limit(e)
+    }
+}
+
+impl BuildError {
+    /// The format's error for it.
+    #[cold]
+    pub(crate) fn into_de<E: serde::de::Error>(self) -> E {
+        match self {
+            Self::Alloc(e) => crate::impls::alloc_error(e),
+            Self::Limit(e) => limits::limit_error(e),
+        }
+    }
+}
+
+/// The elements of one sequence being read; see the module docs.
+pub(crate) struct SliceBuilder<'bump, T> {
+    place: Place<T>,
+    /// The direct block borrows the arena for `'bump`.
+    marker: PhantomData<&'bump ()>,
+}
+
+enum Place<T> {
+    /// An arena block with room for `cap` elements, the first `len` written.
+    Direct {
+        ptr: NonNull<T>,
+        cap: usize,
+        len: usize,
+        /// Gives the block's bytes back to `PENDING` when the block is no longer open.
+        _pending: Pending,
+    },
+    Scratch(ScratchVec<T>),
+}
+
+impl<'bump, T> SliceBuilder<'bump, T> {
+    /// Opens a sequence announced as `hint` elements long: a direct arena block if `direct` is
+    /// allowed and the hint is small enough, else a scratch frame.
+    #[inline]
+    pub(crate) fn new<A: BumpAllocator + ?Sized>(
+        arena: &'bump A,
+        hint: Option<usize>,
+        direct: bool,
+    ) -> Result<Self, BuildError> {
+        if direct && let Some(n) = hint {
+            // `n * size` cannot overflow once `n` is at most `DIRECT_MAX_BYTES / size`.
+            let bytes = if size_of::<T>() == 0 {
+                0
+            } else if n <= DIRECT_MAX_BYTES / size_of::<T>() {
+                n * size_of::<T>()
+            } else {
+                usize::MAX
+            };
+            if bytes <= DIRECT_MAX_BYTES
+                && limits::check_len(n, size_of::<T>()).is_ok()
+                && let Some(pending) = reserve_pending(bytes)
+            {
+                let ptr = if bytes == 0 {
+                    NonNull::dangling()
+                } else {
+                    let taken = limits::charge(bytes)
+                        .map_err(BuildError::from)
+                        .and_then(|()| {
+                            // The layout exists: `bytes` is small.
+                            let layout = Layout::array::<T>(n)
+                                .map_err(|_| AllocError::size_overflow(align_of::<T>()))?;
+                            Ok(arena.try_alloc_layout(layout)?.cast::<T>())
+                        });
+                    // On error `pending` drops here and gives its bytes back.
+                    taken?
+                };
+                return Ok(Self {
+                    place: Place::Direct {
+                        ptr,
+                        cap: n,
+                        len: 0,
+                        _pending: pending,
+                    },
+                    marker: PhantomData,
+                });
+            }
+        }
+        Ok(Self {
+            place: Place::Scratch(ScratchVec::new(hint)?),
+            marker: PhantomData,
+        })
+    }
+
+    /// Number of elements added.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        match &self.place {
+            Place::Direct { len, .. } => *len,
+            Place::Scratch(items) => items.len(),
+        }
+    }
+
+    /// Appends `value`, checking the length limit and the byte budget.
+    #[inline]
+    pub(crate) fn push(&mut self, value: T) -> Result<(), BuildError> {
+        match &mut self.place {
+            Place::Direct { ptr, cap, len, .. } if *len < *cap => {
+                // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
+                // zero-sized `T`, where writes need no memory), and slot `len < cap` is unused.
+                unsafe { ptr.add(*len).write(value) };
+                *len += 1;
+                // The length limit and the budget were checked for `cap` elements when the
+                // block was taken.
+                Ok(())
+            }
+            Place::Direct { .. } => self.spill(value),
+            Place::Scratch(items) => {
+                items.push(value)?;
+                limits::check_len(items.len(), size_of::<T>())?;
+                Ok(())
+            }
+        }
+    }
+
+    /// The sequence is longer than announced: move its elements to the scratch stack.
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, value: T) -> Result<(), BuildError> {
+        let Place::Direct { ptr, len, .. } = self.place else {
+            unreachable!("only a direct block spills");
+        };
+        let mut items = ScratchVec::new(Some(len.saturating_mul(2)))?;
+        for i in 0..len {
+            // SAFETY: slots `0..len` were written by `push` and are each read once; the block
+            // is abandoned right after (its elements are moved, never dropped twice: nothing in
+            // an arena is dropped).
+            items.push(unsafe { ptr.add(i).read() })?;
+        }
+        items.push(value)?;
+        limits::check_len(items.len(), size_of::<T>())?;
+        // Dropping the old place gives its pending bytes back: the block is no longer open.
+        self.place = Place::Scratch(items);
+        Ok(())
+    }
+
+    /// The finished slice: the direct block (its unused tail, if any, stays behind), or the
+    /// scratch elements copied into the arena at their exact size, charged to the budget.
+    #[inline]
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+    )]
+    pub(crate) fn finish<A: BumpAllocator + ?Sized>(
+        self,
+        arena: &'bump A,
+    ) -> Result<&'bump mut [T], BuildError>
+    where
+        T: 'bump,
+    {
+        match self.place {
+            Place::Direct { ptr, len, .. } => {
+                // SAFETY: the first `len` slots of the block were written by `push`; the block
+                // lives as long as the arena borrow `'bump` and is handed out only here.
+                Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) })
+            }
+            Place::Scratch(items) => {
+                // `len * size` cannot overflow: the elements exist on the scratch stack.
+                limits::charge(items.len() * size_of::<T>())?;
+                Ok(items.finish_in(arena)?)
+            }
+        }
+    }
+
+    /// The elements as a scratch vector (moving them out of a direct block if need be), for
+    /// containers that are built from the count.
+    pub(crate) fn into_scratch(self) -> Result<ScratchVec<T>, BuildError> {
+        match self.place {
+            Place::Scratch(items) => Ok(items),
+            Place::Direct { ptr, len, .. } => {
+                let mut items = ScratchVec::new(Some(len))?;
+                for i in 0..len {
+                    // SAFETY: as in `spill`.
+                    items.push(unsafe { ptr.add(i).read() })?;
+                }
+                Ok(items)
+            }
+        }
+    }
+}
+
+/// Bytes of one open direct block, counted in this thread's `PENDING` until dropped.
+struct Pending(usize);
+
+impl Drop for Pending {
+    #[inline]
+    fn drop(&mut self) {
+        let _ = PENDING.try_with(|p| p.set(p.get() - self.0));
+    }
+}
+
+/// Adds `bytes` to this thread's open direct blocks if that stays within
+/// [`DIRECT_PENDING_MAX`].
+#[inline]
+fn reserve_pending(bytes: usize) -> Option<Pending> {
+    PENDING
+        .try_with(|p| {
+            let now = p.get();
+            (bytes <= DIRECT_PENDING_MAX - now).then(|| {
+                p.set(now + bytes);
+                Pending(bytes)
+            })
+        })
+        .ok()
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn announced_lengths_fill_the_arena_in_place() {
+        let bump = bumpalo::Bump::new();
+        let mut b = SliceBuilder::<u32>::new(&bump, Some(3), true).unwrap();
+        for i in 0..3 {
+            b.push(i).unwrap();
+        }
+        let used = bump.allocated_bytes() - bump.chunk_capacity();
+        let s = b.finish(&bump).unwrap();
+        assert_eq!(s, [0, 1, 2]);
+        assert_eq!(
+            bump.allocated_bytes() - bump.chunk_capacity(),
+            used,
+            "no copy"
+        );
+        PENDING.with(|p| assert_eq!(p.get(), 0));
+    }
+
+    #[test]
+    fn longer_than_announced_spills_shorter_keeps_a_prefix() {
+        let bump = bumpalo::Bump::new();
+        let mut b = SliceBuilder::<u64>::new(&bump, Some(2), true).unwrap();
+        for i in 0..10 {
+            b.push(i).unwrap();
+        }
+        assert_eq!(b.len(), 10);
+        assert_eq!(b.finish(&bump).unwrap(), (0..10).collect::<Vec<_>>());
+        let mut b = SliceBuilder::<u64>::new(&bump, Some(5), true).unwrap();
+        b.push(7).unwrap();
+        assert_eq!(b.finish(&bump).unwrap(), [7]);
+        PENDING.with(|p| assert_eq!(p.get(), 0));
+    }
+
+    #[test]
+    fn nested_blocks_share_one_bound() {
+        let bump = bumpalo::Bump::new();
+        let per = DIRECT_MAX_BYTES / 8;
+        let mut open = Vec::new();
+        let mut direct = 0;
+        for _ in 0..2 * DIRECT_PENDING_MAX / DIRECT_MAX_BYTES {
+            let b = SliceBuilder::<u64>::new(&bump, Some(per), true).unwrap();
+            direct += usize::from(matches!(b.place, Place::Direct { .. }));
+            open.push(b);
+        }
+        assert_eq!(direct, DIRECT_PENDING_MAX / DIRECT_MAX_BYTES);
+        while let Some(b) = open.pop() {
+            drop(b);
+        }
+        PENDING.with(|p| assert_eq!(p.get(), 0));
+        // Too large for a direct block: the scratch stack, with serde's cautious reservation.
+        let b = SliceBuilder::<u64>::new(&bump, Some(per + 1), true).unwrap();
+        assert!(matches!(b.place, Place::Scratch(_)));
+        assert_eq!(scratch::cautious::<u64>(Some(per + 1)), per + 1);
+    }
+}
