@@ -243,10 +243,10 @@ fn geomean(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp())
 }
 
-/// Ratios of one strategy's median to another's over every format and dataset both measured:
-/// `(geometric mean, smallest, largest, cells)`.
+/// Ratios of one strategy's median time per document (deserialization plus drop) to another's
+/// over every format and dataset both measured: `(geometric mean, smallest, largest, cells)`.
 fn ratios(rows: &[ReportRow], num: &str, den: &str) -> Option<(f64, f64, f64, usize)> {
-    let ok = |r: &&ReportRow| r.row.error.is_none() && r.row.median_ns > 0;
+    let ok = |r: &&ReportRow| r.row.error.is_none() && r.row.total_median_ns > 0;
     let v: Vec<f64> = rows
         .iter()
         .filter(|r| r.row.strategy == num)
@@ -257,7 +257,7 @@ fn ratios(rows: &[ReportRow], num: &str, den: &str) -> Option<(f64, f64, f64, us
                     && d.row.format == n.row.format
                     && d.row.dataset == n.row.dataset
             })?;
-            Some(n.row.median_ns as f64 / d.row.median_ns as f64)
+            Some(n.row.total_median_ns as f64 / d.row.total_median_ns as f64)
         })
         .collect();
     let min = v.iter().copied().fold(f64::MAX, f64::min);

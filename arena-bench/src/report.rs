@@ -37,7 +37,8 @@ pub struct ReportRow {
     pub row: Row,
     /// Input megabytes (10^6) per second at the median time.
     pub mb_per_s: Option<f64>,
-    /// Median time of [`BASELINE`] on the same format and dataset over this row's median.
+    /// Median per-document time (deserialization plus drop) of [`BASELINE`] on the same
+    /// format and dataset over this row's.
     pub speedup: Option<f64>,
 }
 
@@ -73,8 +74,8 @@ impl Report {
                     name: format!("{}/{}/{}", r.format, r.dataset, r.strategy),
                     mb_per_s: ok(r).then(|| f(r.input_bytes) / f(r.median_ns) * 1e3),
                     speedup: base
-                        .filter(|_| ok(r))
-                        .map(|b| f(b.median_ns) / f(r.median_ns)),
+                        .filter(|_| ok(r) && r.total_median_ns > 0)
+                        .map(|b| f(b.total_median_ns) / f(r.total_median_ns)),
                     row: r.clone(),
                 }
             })
@@ -103,16 +104,16 @@ impl Report {
             m.wall_seconds
         );
         out.push_str(
-            "| format/dataset/strategy | input MB | median ms | ± % | MB/s | speedup | allocs/doc | \
-             peak RSS MB | arena reserved / used / live MB | drop ms |\n",
+            "| format/dataset/strategy | input MB | median ms | ± % | MB/s | drop ms | \
+             ms per doc | speedup | allocs/doc | peak RSS MB | arena reserved / used / live MB |\n",
         );
-        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for r in &self.rows {
             let row = &r.row;
             if let Some(e) = &row.error {
                 let _ = writeln!(
                     out,
-                    "| {} | {:.2} | not measured: {} |  |  |  |  |  |  |  |",
+                    "| {} | {:.2} | not measured: {} |  |  |  |  |  |  |  |  |",
                     r.name,
                     f(row.input_bytes) / 1e6,
                     e.replace('|', "/").replace('\n', " ")
@@ -133,18 +134,19 @@ impl Report {
             };
             let _ = writeln!(
                 out,
-                "| {} | {:.2} | {:.3} | {:.1} | {:.0} | {} | {} | {:.1} | {} | {:.3} |",
+                "| {} | {:.2} | {:.3} | {:.1} | {:.0} | {:.3} | {:.3} | {} | {} | {:.1} | {} |",
                 r.name,
                 f(row.input_bytes) / 1e6,
                 f(row.median_ns) / 1e6,
                 spread,
                 r.mb_per_s.unwrap_or(0.0),
+                f(row.drop_median_ns) / 1e6,
+                f(row.total_median_ns) / 1e6,
                 r.speedup
                     .map_or_else(|| "n/a".to_owned(), |s| format!("{s:.2}x")),
                 calls(row),
                 f(row.peak_rss_bytes) / 1e6,
                 arena,
-                f(row.drop_median_ns) / 1e6,
             );
         }
         if let Some(figures) = &self.figures {

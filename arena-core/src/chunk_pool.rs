@@ -149,6 +149,7 @@ impl ChunkPoolBuilder {
                 .map(|_| ClassState::default())
                 .collect(),
             dedicated: Counts::default(),
+            dedicated_free: Vec::new(),
             dedicated_bytes: 0,
             bytes_mapped: 0,
             bytes_in_use: 0,
@@ -255,6 +256,19 @@ struct FreeChunk {
     freed_at: u64,
 }
 
+/// A free dedicated chunk: one whole mapping of `size` bytes, not a class size.
+#[derive(Debug)]
+struct FreeDedicated {
+    ptr: NonNull<u8>,
+    size: usize,
+    /// As [`FreeChunk::freed_at`].
+    freed_at: u64,
+}
+
+/// A dedicated chunk kept free is reused for a request up to this fraction smaller than it
+/// (1/8: at most 12.5% of it unused), so documents of about the same size reuse it.
+const DEDICATED_REUSE_SLACK: usize = 8;
+
 /// Counts of one class; `in_use + free + released == ever_mapped` always.
 #[derive(Clone, Copy, Debug, Default)]
 struct Counts {
@@ -282,8 +296,10 @@ struct OsCalls {
 struct State {
     /// One entry per size class.
     classes: Vec<ClassState>,
-    /// Counts of the dedicated chunks (never free: unmapped when given back).
+    /// Counts of the dedicated chunks (exact sizes that are no class size).
     dedicated: Counts,
+    /// Free dedicated chunks, coldest at the front.
+    dedicated_free: Vec<FreeDedicated>,
     /// Bytes of the dedicated chunks in use.
     dedicated_bytes: usize,
     /// Sum of the sizes of every mapped chunk; `== bytes_in_use + bytes_free`, `<= limit`.
@@ -373,20 +389,53 @@ impl ChunkPool {
     /// after releasing free chunks, or the OS refuses. A fresh chunk is poisoned under
     /// `arena_asan`, as is a reused one.
     pub(crate) fn take(&self, size: usize) -> Option<Chunk> {
-        let fit = self.classes.fit(size)?;
+        self.take_fit(self.classes.fit(size)?)
+    }
+
+    /// A chunk of `size` bytes rounded up to a page and little more: the class of that size if
+    /// it is one, else a free dedicated chunk at most 1/8 larger, else a new dedicated mapping
+    /// of exactly the rounded size; never a chunk larger than `max`. For large allocations
+    /// that would waste much of a power-of-two class. `None` as for [`take`](Self::take).
+    pub(crate) fn take_exact(&self, size: usize, max: usize) -> Option<Chunk> {
+        let fit = self.classes.fit_exact(size)?;
+        (fit.chunk_size(self.classes) <= max).then_some(())?;
+        self.take_fit_within(fit, max)
+    }
+
+    fn take_fit(&self, fit: size_class::Fit) -> Option<Chunk> {
+        self.take_fit_within(fit, usize::MAX)
+    }
+
+    fn take_fit_within(&self, fit: size_class::Fit, max: usize) -> Option<Chunk> {
         let chunk_size = fit.chunk_size(self.classes);
         let mut state = self.lock();
-        if let size_class::Fit::Class(index) = fit {
-            let class = &mut state.classes[index];
-            if let Some(free) = class.free.pop_back() {
-                class.counts.in_use += 1;
-                state.bytes_free -= chunk_size;
-                state.bytes_in_use += chunk_size;
-                return Some(Chunk {
-                    ptr: free.ptr,
-                    size: chunk_size,
-                });
+        let reused = match fit {
+            size_class::Fit::Class(index) => {
+                let class = &mut state.classes[index];
+                class.free.pop_back().map(|free| {
+                    class.counts.in_use += 1;
+                    (free.ptr, chunk_size)
+                })
             }
+            size_class::Fit::Dedicated(_) => {
+                // The hottest free one that is large enough and not too large.
+                let found = state.dedicated_free.iter().rposition(|f| {
+                    f.size >= chunk_size
+                        && f.size <= max
+                        && f.size - chunk_size <= chunk_size / DEDICATED_REUSE_SLACK
+                });
+                found.map(|i| {
+                    let free = state.dedicated_free.remove(i);
+                    state.dedicated.in_use += 1;
+                    state.dedicated_bytes += free.size;
+                    (free.ptr, free.size)
+                })
+            }
+        };
+        if let Some((ptr, size)) = reused {
+            state.bytes_free -= size;
+            state.bytes_in_use += size;
+            return Some(Chunk { ptr, size });
         }
         if let Some(limit) = self.limit {
             let room = limit.checked_sub(chunk_size)?;
@@ -502,12 +551,13 @@ impl ChunkPool {
             classes,
             dedicated: ClassStats {
                 chunk_size: None,
-                mapped: state.dedicated.in_use,
+                mapped: state.dedicated.in_use + state.dedicated_free.len(),
                 in_use: state.dedicated.in_use,
-                free: 0,
+                free: state.dedicated_free.len(),
                 released: state.dedicated.released,
                 ever_mapped: state.dedicated.ever_mapped,
-                bytes_mapped: state.dedicated_bytes,
+                bytes_mapped: state.dedicated_bytes
+                    + state.dedicated_free.iter().map(|f| f.size).sum::<usize>(),
                 bytes_in_use: state.dedicated_bytes,
             },
             bytes_mapped: state.bytes_mapped,
@@ -559,10 +609,27 @@ impl ChunkPool {
         }
         let d = state.dedicated;
         assert_eq!(
-            d.in_use as u64 + d.released,
+            d.in_use as u64 + state.dedicated_free.len() as u64 + d.released,
             d.ever_mapped,
-            "dedicated: in use + released != ever mapped"
+            "dedicated: in use + free + released != ever mapped"
         );
+        let mut last_tick = 0;
+        for free in &state.dedicated_free {
+            assert_eq!(
+                free.ptr.as_ptr() as usize % PAGE,
+                0,
+                "free chunk not page aligned"
+            );
+            assert_eq!(
+                self.classes.fit_exact(free.size),
+                Some(size_class::Fit::Dedicated(free.size)),
+                "a free dedicated chunk of a class size"
+            );
+            assert!(free.freed_at >= last_tick, "free list out of age order");
+            last_tick = free.freed_at;
+            starts.push((free.ptr.as_ptr() as usize, free.size));
+            free_bytes += free.size;
+        }
         assert_eq!(state.bytes_free, free_bytes, "free bytes");
         assert_eq!(state.bytes_in_use, in_use_bytes, "bytes in use");
         assert_eq!(
@@ -596,11 +663,11 @@ pub(crate) fn assert_disjoint(ranges: &mut [(usize, usize)], what: &str) {
 }
 
 impl State {
-    /// Puts `chunk` back: into its class's free list (poisoned), or to the OS if dedicated.
+    /// Puts `chunk` back into its class's free list, or the dedicated one (poisoned).
     fn put_back(&mut self, classes: Classes, chunk: Chunk) {
         let Chunk { ptr, size } = chunk;
         self.bytes_in_use -= size;
-        match classes.fit(size) {
+        match classes.fit_exact(size) {
             Some(size_class::Fit::Class(index)) => {
                 assert_eq!(
                     classes.size(index),
@@ -618,12 +685,16 @@ impl State {
                 self.bytes_free += size;
             }
             _ => {
+                poison::poison(ptr.as_ptr(), size);
+                self.tick += 1;
                 self.dedicated.in_use -= 1;
-                self.dedicated.released += 1;
                 self.dedicated_bytes -= size;
-                // SAFETY: a dedicated chunk is one whole mapping of `size` bytes (see `take`),
-                // and its holder gave it up with the token.
-                unsafe { self.unmap(ptr, size) };
+                self.dedicated_free.push(FreeDedicated {
+                    ptr,
+                    size,
+                    freed_at: self.tick,
+                });
+                self.bytes_free += size;
             }
         }
     }
@@ -636,6 +707,18 @@ impl State {
             .enumerate()
             .filter_map(|(index, class)| class.free.front().map(|f| (f.freed_at, index)))
             .min();
+        let dedicated = self.dedicated_free.first().map(|f| f.freed_at);
+        if let Some(freed_at) = dedicated
+            && coldest.is_none_or(|(tick, _)| freed_at < tick)
+        {
+            let free = self.dedicated_free.remove(0);
+            self.dedicated.released += 1;
+            self.bytes_free -= free.size;
+            // SAFETY: a free dedicated chunk is one whole mapping of `size` bytes that no arena
+            // holds, and it just left the free list.
+            unsafe { self.unmap(free.ptr, free.size) };
+            return true;
+        }
         let Some((_, index)) = coldest else {
             return false;
         };
@@ -716,14 +799,29 @@ mod tests {
         assert_eq!(s.os_map_calls, 3);
         assert_eq!((s.classes[0].in_use, s.classes[0].free), (1, 1));
         assert_eq!(s.dedicated.in_use, 1);
+        let big_ptr = big.ptr();
         pool.give_back([c, big].into_iter(), Some(7 * PAGE));
         pool.check_invariants();
         let s = pool.stats();
-        assert_eq!(s.dedicated.released, 1);
-        assert_eq!(s.os_unmap_calls, 1);
-        assert_eq!(s.bytes_free, 2 * PAGE);
-        assert_eq!(pool.trim(0), 2 * PAGE);
-        assert_eq!(pool.stats().bytes_mapped, 0);
+        assert_eq!((s.dedicated.free, s.dedicated.released), (1, 0));
+        assert_eq!(s.os_unmap_calls, 0);
+        assert_eq!(s.bytes_free, 8 * PAGE);
+        // A free dedicated chunk serves an exact request up to 1/8 smaller, within `max`.
+        assert!(pool.take_exact(6 * PAGE, 5 * PAGE).is_none(), "over max");
+        let again = pool.take_exact(5 * PAGE + 1, usize::MAX).unwrap();
+        assert_eq!((again.ptr(), again.size()), (big_ptr, 6 * PAGE));
+        pool.give_back([again].into_iter(), None);
+        let other = pool.take_exact(9 * PAGE, usize::MAX).unwrap();
+        assert_eq!(other.size(), 9 * PAGE);
+        assert_eq!(pool.stats().os_map_calls, 4, "6 pages is too small for 9");
+        // A class size asked exactly is a class chunk.
+        let class = pool.take_exact(2 * PAGE, usize::MAX).unwrap();
+        assert_eq!(pool.stats().classes[1].in_use, 1);
+        pool.give_back([other, class].into_iter(), None);
+        pool.check_invariants();
+        assert_eq!(pool.trim(0), 19 * PAGE);
+        let s = pool.stats();
+        assert_eq!((s.bytes_mapped, s.dedicated.released), (0, 2));
         pool.check_invariants();
     }
 

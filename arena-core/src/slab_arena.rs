@@ -2,8 +2,10 @@
 //!
 //! Allocation bumps a pointer down through the current chunk: the inlined fast path is one
 //! subtraction, one mask and one comparison. When the chunk is full the out-of-line refill
-//! takes a new chunk from the pool, doubling the chunk size each time up to a cap, so a hot
-//! arena grows to large chunks and a cold one stays small. Because the pool keeps chunks that
+//! takes a new chunk from the pool of about 1/16 of what the arena already holds, up to a cap
+//! (1 MiB by default): a hot arena grows to large chunks, a cold one stays small, and the
+//! partly used last chunk is never a large part of the whole (a doubling arena can hold twice
+//! its data). An allocation larger than the cap gets a chunk of its own size. Because the pool keeps chunks that
 //! arenas gave back, a fresh arena per document costs what a reused one does.
 //!
 //! Each chunk starts with a small header linking it to the arena's previous chunk, so the
@@ -22,11 +24,12 @@ use std::sync::Arc;
 
 use crate::chunk_pool::{Chunk, ChunkPool, poison};
 use crate::{AllocError, ArenaStats, BumpAllocator, Checkpoint};
-use chunk_math::{bump_down, chunk_bytes_needed, chunk_request, grow};
+use chunk_math::{bump_down, chunk_bytes_needed, chunk_request, exact_request, grow};
 
-/// Default cap of the chunk growth: large enough that a hot arena takes a new chunk rarely,
-/// small enough that the last, partly used chunk wastes little.
-const DEFAULT_MAX_CHUNK: usize = 16 * 1024 * 1024;
+/// Default cap of the chunk growth: large enough that a hot arena takes a new chunk rarely
+/// (once per MiB, a free-list pop from a warm pool), small enough that the last, partly used
+/// chunk wastes little. Allocations larger than the cap get chunks of their own size.
+const DEFAULT_MAX_CHUNK: usize = 1024 * 1024;
 
 /// The start of every chunk an arena holds.
 #[repr(C)]
@@ -99,6 +102,8 @@ pub struct SlabArena {
     reserved: Cell<usize>,
     /// Size of the next chunk to take (before rounding to the pool's classes).
     next_size: Cell<usize>,
+    /// Floor of `next_size`: the first chunk's size.
+    initial_chunk: usize,
     /// Cap of `next_size`.
     max_chunk: usize,
     /// Most bytes of chunks the arena may hold.
@@ -186,9 +191,10 @@ impl SlabArenaBuilder {
         self
     }
 
-    /// Cap of the exponential growth: each new chunk doubles the last, up to this (default:
-    /// 16 MiB, or the pool's largest class if smaller). Set it to the initial size for
-    /// chunks that never grow. A single larger allocation still gets a chunk of its own size.
+    /// Cap of the growth: each new chunk is about 1/16 of what the arena holds (at least the
+    /// initial size), up to this (default: 1 MiB, or the pool's largest class if smaller). Set it to the initial size for
+    /// chunks that never grow. A single larger allocation gets a chunk of its own size
+    /// (rounded up to a page), which the pool keeps for the next allocation of about that size.
     #[must_use]
     pub fn max_chunk_size(mut self, bytes: usize) -> Self {
         self.max_chunk = Some(bytes);
@@ -220,6 +226,7 @@ impl SlabArenaBuilder {
             chunks: Cell::new(0),
             reserved: Cell::new(0),
             next_size: Cell::new(initial),
+            initial_chunk: initial,
             max_chunk,
             limit: self.limit,
             pool,
@@ -326,15 +333,25 @@ impl SlabArena {
         }
         let needed =
             chunk_bytes_needed(layout, HEADER).ok_or(AllocError::size_overflow(layout.align()))?;
-        let request = chunk_request(
-            self.pool.classes(),
-            needed,
-            self.next_size.get(),
-            self.reserved.get(),
-            self.limit,
-        )
+        let chunk = if needed > self.max_chunk {
+            // Larger than the arena's chunks: a chunk of its own, of about its size, rather
+            // than a power-of-two class that could leave most of it unused.
+            let (size, max) =
+                exact_request(self.pool.classes(), needed, self.reserved.get(), self.limit)
+                    .ok_or(AllocError::new(layout))?;
+            self.pool.take_exact(size, max)
+        } else {
+            let request = chunk_request(
+                self.pool.classes(),
+                needed,
+                self.next_size.get(),
+                self.reserved.get(),
+                self.limit,
+            )
+            .ok_or(AllocError::new(layout))?;
+            self.pool.take(request)
+        }
         .ok_or(AllocError::new(layout))?;
-        let chunk = self.pool.take(request).ok_or(AllocError::new(layout))?;
         let size = chunk.size();
         let base = chunk.ptr().as_ptr();
         let header = chunk.ptr().cast::<ChunkHeader>();
@@ -360,8 +377,11 @@ impl SlabArena {
         self.head.set(Some(header));
         self.chunks.set(self.chunks.get() + 1);
         self.reserved.set(self.reserved.get() + size);
-        self.next_size
-            .set(grow(self.next_size.get().max(size), self.max_chunk));
+        self.next_size.set(grow(
+            self.reserved.get(),
+            self.initial_chunk,
+            self.max_chunk,
+        ));
 
         // The chunk with more room left after this allocation stays current; the other one
         // keeps what it has handed out and is done.
@@ -461,6 +481,8 @@ impl SlabArena {
         self.current.set(Some(keep));
         self.chunks.set(1);
         self.reserved.set(size);
+        self.next_size
+            .set(grow(size, self.initial_chunk, self.max_chunk));
         self.bottom.set(base.addr() + HEADER);
         // `base + size` is the end of the kept chunk, which is `size` bytes long.
         self.cursor.set(base.wrapping_add(size));

@@ -113,6 +113,19 @@ impl Classes {
         (rounded <= MAX_CHUNK).then_some(Fit::Dedicated(rounded))
     }
 
+    /// Where a chunk of exactly `size` bytes (rounded up to a page) comes from: the class of
+    /// that size if it is one (or the smallest class for smaller sizes), else a dedicated chunk
+    /// of the rounded size. `None` when no chunk of that size can exist. Every class chunk's
+    /// size fits its own class, so this also tells where a chunk given back belongs.
+    #[must_use]
+    pub(crate) fn fit_exact(self, size: usize) -> Option<Fit> {
+        let rounded = round_up(size, PAGE)?;
+        if rounded <= self.min() || (rounded <= self.max() && rounded.is_power_of_two()) {
+            return self.fit(rounded);
+        }
+        (rounded <= MAX_CHUNK).then_some(Fit::Dedicated(rounded))
+    }
+
     /// The chunk size a request for `size` bytes gets, or `None` as for [`fit`](Self::fit).
     #[must_use]
     pub(crate) fn chunk_size_for(self, size: usize) -> Option<usize> {
@@ -123,6 +136,24 @@ impl Classes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_fits_are_classes_only_for_class_sizes() {
+        let c = Classes::new(64 * 1024, 64 * 1024 * 1024).unwrap();
+        assert_eq!(c.fit_exact(1), Some(Fit::Class(0)));
+        assert_eq!(c.fit_exact(64 * 1024), Some(Fit::Class(0)));
+        assert_eq!(c.fit_exact(4 << 20), Some(Fit::Class(6)));
+        assert_eq!(c.fit_exact((4 << 20) - 1), Some(Fit::Class(6)));
+        assert_eq!(
+            c.fit_exact((4 << 20) + 1),
+            Some(Fit::Dedicated((4 << 20) + PAGE))
+        );
+        assert_eq!(c.fit_exact(100_000), Some(Fit::Dedicated(25 * PAGE)));
+        assert_eq!(c.fit_exact(usize::MAX), None);
+        for index in 0..c.count() {
+            assert_eq!(c.fit_exact(c.size(index)), Some(Fit::Class(index)));
+        }
+    }
 
     const KIB: usize = 1024;
     const MIB: usize = 1024 * KIB;

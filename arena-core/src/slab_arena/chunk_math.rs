@@ -47,10 +47,34 @@ pub(crate) fn chunk_request(
     fits(smallest).then_some(smallest)
 }
 
-/// The next growth size after taking a chunk: doubled, capped at `max`.
+/// For an allocation too large for the arena's chunks (`needed > max_chunk`): the exact chunk
+/// size to ask the pool for (page rounded) and the largest chunk the arena may take without
+/// going over `limit`, or `None` when even the exact size is over it (or cannot exist).
 #[must_use]
-pub(crate) fn grow(next: usize, max: usize) -> usize {
-    next.saturating_mul(2).min(max)
+pub(crate) fn exact_request(
+    classes: Classes,
+    needed: usize,
+    reserved: usize,
+    limit: Option<usize>,
+) -> Option<(usize, usize)> {
+    let size = classes.fit_exact(needed)?.chunk_size(classes);
+    let max = match limit {
+        Some(limit) => limit.checked_sub(reserved)?,
+        None => usize::MAX,
+    };
+    (size <= max).then_some((size, max))
+}
+
+/// The arena's next chunk is about `1 / GROWTH_DIVISOR` of what it already holds: growth by
+/// ~6% a chunk rather than doubling, so the partly used last chunk is a small part of the
+/// whole (a doubling arena can hold twice its data).
+pub(crate) const GROWTH_DIVISOR: usize = 16;
+
+/// The size of the next chunk once the arena holds `reserved` bytes: `reserved / 16`, at
+/// least `initial`, at most `max`.
+#[must_use]
+pub(crate) fn grow(reserved: usize, initial: usize, max: usize) -> usize {
+    (reserved / GROWTH_DIVISOR).max(initial).min(max)
 }
 
 /// One downward bump step: the address of an allocation of `layout` just below `cursor`, if
@@ -65,6 +89,34 @@ pub(crate) fn bump_down(cursor: usize, bottom: usize, layout: Layout) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_requests_round_to_pages_and_respect_the_limit() {
+        let classes = Classes::new(64 * KIB, 64 * 1024 * KIB).unwrap();
+        assert_eq!(
+            exact_request(classes, 3 * 1024 * KIB + 1, 0, None),
+            Some((3 * 1024 * KIB + PAGE, usize::MAX))
+        );
+        assert_eq!(
+            exact_request(classes, 2 * 1024 * KIB, 0, None),
+            Some((2 * 1024 * KIB, usize::MAX)),
+            "a class size"
+        );
+        assert_eq!(
+            exact_request(classes, 5 * PAGE, 10 * PAGE, Some(16 * PAGE)),
+            None,
+            "the smallest class is 64 KiB: over the limit"
+        );
+        assert_eq!(
+            exact_request(classes, 100 * KIB, PAGE, Some(200 * KIB)),
+            Some((100 * KIB, 200 * KIB - PAGE))
+        );
+        assert_eq!(
+            exact_request(classes, 100 * KIB, 150 * KIB, Some(200 * KIB)),
+            None
+        );
+        assert_eq!(exact_request(classes, usize::MAX, 0, None), None);
+    }
 
     const KIB: usize = 1024;
 
@@ -138,10 +190,12 @@ mod tests {
     }
 
     #[test]
-    fn growth_doubles_up_to_the_cap() {
-        assert_eq!(grow(64, 1024), 128);
-        assert_eq!(grow(1024, 1024), 1024);
-        assert_eq!(grow(usize::MAX, 1024), 1024);
+    fn growth_follows_the_held_bytes_between_initial_and_cap() {
+        assert_eq!(grow(0, 64, 1024), 64);
+        assert_eq!(grow(64 * 16, 64, 1024), 64);
+        assert_eq!(grow(128 * 16, 64, 1024), 128);
+        assert_eq!(grow(1000 * 16, 64, 1024), 1000);
+        assert_eq!(grow(usize::MAX, 64, 1024), 1024);
     }
 
     #[test]
