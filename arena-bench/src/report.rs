@@ -23,6 +23,9 @@ pub struct Meta {
     pub city_bytes: u64,
     /// Time budget for the timed documents of each cell, in milliseconds.
     pub budget_ms: u64,
+    /// Interleaved rounds over the matrix; each row is its cell's median round.
+    #[serde(default)]
+    pub rounds: u32,
     /// Wall time of the whole run, in seconds.
     pub wall_seconds: f64,
 }
@@ -95,12 +98,15 @@ impl Report {
         let _ = writeln!(
             out,
             "{} logical CPU(s), {}; {} thread(s) per strategy; city of {:.1} MB (postcard); \
-             {} ms of timed documents per cell; {:.0} s in all.\n",
+             {} ms of timed documents per cell over {} interleaved round(s), each row its cell's \
+             median round; {:.0} s in all. Speedup: per document (deserialization + drop) \
+             against owned-system.\n",
             m.cpus,
             m.cpu,
             m.threads,
             f(m.city_bytes) / 1e6,
             m.budget_ms,
+            m.rounds.max(1),
             m.wall_seconds
         );
         out.push_str(

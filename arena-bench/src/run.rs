@@ -26,6 +26,11 @@ pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
 /// passes and a loaded machine within the 3 minutes.
 pub const DEFAULT_BUDGET_MS: u64 = 300;
 
+/// Rounds over the whole matrix by default: each cell is measured in this many separate child
+/// processes, spread over the run, and the median round is reported, so that a slow phase of a
+/// noisy (shared, virtual) machine hits every strategy alike instead of a few cells.
+pub const DEFAULT_ROUNDS: u32 = 3;
+
 /// Fewest timed documents per cell: fewer makes the median and spread meaningless.
 pub const MIN_RUNS: u32 = 5;
 
@@ -42,6 +47,7 @@ pub struct Options {
     city_bytes: u64,
     threads: u32,
     budget_ms: u64,
+    rounds: u32,
     json: Option<PathBuf>,
     out: Option<PathBuf>,
     figures: bool,
@@ -60,7 +66,9 @@ OPTIONS (lists are comma-separated; the default is all):
                     slab-fresh, slab-reused, multitude-fresh, multitude-reused
   --size SIZE       size of the synthetic city in postcard, e.g. 500KB, 2MB (default), 200MB
   --threads N       N workers deserializing their own documents concurrently (default 1)
-  --budget-ms MS    time spent timing each cell (default 300)
+  --budget-ms MS    time spent timing each cell, over all rounds (default 300)
+  --rounds N        measure the whole matrix N times, interleaved, and report each cell's
+                    median round (default 3)
   --json FILE       also write the JSON report to FILE
   --out DIR         where data and reports go (default target/arena-bench)
   --no-figures      skip the slab arena's figures (alloc latency, memory after a spike)
@@ -122,6 +130,7 @@ impl Options {
             city_bytes: DEFAULT_CITY_BYTES,
             threads: 1,
             budget_ms: DEFAULT_BUDGET_MS,
+            rounds: DEFAULT_ROUNDS,
             json: None,
             out: None,
             figures: true,
@@ -159,6 +168,13 @@ impl Options {
                     o.budget_ms = value
                         .parse()
                         .map_err(|_| format!("`--budget-ms {value}`: expected milliseconds"))?;
+                }
+                "--rounds" => {
+                    o.rounds = value
+                        .parse()
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or("--rounds takes a positive number")?;
                 }
                 "--json" => o.json = Some(PathBuf::from(value)),
                 "--out" => o.out = Some(PathBuf::from(value)),
@@ -372,33 +388,50 @@ fn parent(o: &Options, args: &[String]) -> Result<(), String> {
         }
     }
 
-    let total = o.formats.len() * prepared.len() * o.strategies.len();
-    let mut rows = Vec::with_capacity(total);
-    for &format in &o.formats {
-        for p in &prepared {
-            let Some((_, path)) = p.files.iter().find(|(f, _)| *f == format) else {
-                continue;
-            };
-            let input = std::fs::metadata(path).map_or(0, |m| m.len());
-            for &strategy in &o.strategies {
-                let name = format!("{}/{}/{}", format.name(), p.dataset.name(), strategy.name());
-                eprint!("\r\x1b[2K[{:>3}/{total}] {name}", rows.len() + 1);
-                let _ = std::io::stderr().flush();
-                let binary = binaries
+    let cells: Vec<(FormatId, &Prepared, StrategyId, &PathBuf)> = o
+        .formats
+        .iter()
+        .flat_map(|&format| {
+            prepared.iter().filter_map(move |p| {
+                p.files
                     .iter()
-                    .find(|(a, _)| *a == strategy.allocator())
-                    .map(|(_, b)| b.clone())
-                    .unwrap_or_else(|| Err("no binary".to_owned()));
-                let row = binary
-                    .and_then(|binary| run_child(&binary, format, p, strategy, path, o))
-                    .unwrap_or_else(|why| failed_row(format, p.dataset, strategy, input, why));
-                rows.push(row);
-            }
+                    .find(|(f, _)| *f == format)
+                    .map(|(_, path)| (format, p, path))
+            })
+        })
+        .flat_map(|(format, p, path)| {
+            o.strategies
+                .iter()
+                .map(move |&strategy| (format, p, strategy, path))
+        })
+        .collect();
+    let total = cells.len() * o.rounds as usize;
+    let budget_ms = (o.budget_ms / u64::from(o.rounds)).max(1);
+    let mut rounds: Vec<Vec<Row>> = vec![Vec::with_capacity(o.rounds as usize); cells.len()];
+    let mut done = 0;
+    for round in 1..=o.rounds {
+        for (cell, &(format, p, strategy, path)) in cells.iter().enumerate() {
+            let name = format!("{}/{}/{}", format.name(), p.dataset.name(), strategy.name());
+            done += 1;
+            eprint!("\r\x1b[2K[{done:>4}/{total}] round {round}: {name}");
+            let _ = std::io::stderr().flush();
+            let input = std::fs::metadata(path).map_or(0, |m| m.len());
+            let binary = binaries
+                .iter()
+                .find(|(a, _)| *a == strategy.allocator())
+                .map(|(_, b)| b.clone())
+                .unwrap_or_else(|| Err("no binary".to_owned()));
+            let row = binary
+                .and_then(|binary| run_child(&binary, format, p, strategy, path, o, budget_ms))
+                .unwrap_or_else(|why| failed_row(format, p.dataset, strategy, input, why));
+            rounds[cell].push(row);
         }
     }
+    let rows: Vec<Row> = rounds.into_iter().map(median_round).collect();
     eprintln!(
-        "\r\x1b[2K{} cells measured in {:.0} s",
+        "\r\x1b[2K{} cells measured in {} round(s) in {:.0} s",
         rows.len(),
+        o.rounds,
         started.elapsed().as_secs_f64()
     );
 
@@ -412,6 +445,7 @@ fn parent(o: &Options, args: &[String]) -> Result<(), String> {
         threads: o.threads,
         city_bytes: o.city_bytes,
         budget_ms: o.budget_ms,
+        rounds: o.rounds,
         wall_seconds: started.elapsed().as_secs_f64(),
     };
     let mut report = Report::new(meta, rows);
@@ -507,6 +541,27 @@ fn run_figures(o: &Options, data: &Path) -> Figures {
     figures
 }
 
+/// One cell's rounds as one row: the first error if a round failed, else the round with the
+/// median time per document, with the worst memory and call counts of all rounds and the
+/// timed documents of all rounds.
+fn median_round(mut rounds: Vec<Row>) -> Row {
+    if let Some(i) = rounds.iter().position(|r| r.error.is_some()) {
+        return rounds.swap_remove(i);
+    }
+    let runs = rounds.iter().map(|r| r.runs).sum();
+    let peak = rounds.iter().map(|r| r.peak_rss_bytes).max().unwrap_or(0);
+    let allocs = rounds.iter().map(|r| r.allocs_per_doc).max().unwrap_or(0);
+    let os = rounds.iter().filter_map(|r| r.os_calls_per_doc).max();
+    rounds.sort_by_key(|r| r.total_median_ns);
+    let mut row = rounds.swap_remove(rounds.len() / 2);
+    row.runs = runs;
+    row.peak_rss_bytes = peak;
+    row.allocs_per_doc = allocs;
+    row.os_calls_per_doc = os;
+    row
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run_child(
     binary: &Path,
     format: FormatId,
@@ -514,13 +569,14 @@ fn run_child(
     strategy: StrategyId,
     input: &Path,
     o: &Options,
+    budget_ms: u64,
 ) -> Result<Row, String> {
     let output = Command::new(binary)
         .arg("--child")
         .args([format.name(), prepared.dataset.name(), strategy.name()])
         .arg(input)
         .arg(format!("{:016x}", prepared.digest))
-        .arg(o.budget_ms.to_string())
+        .arg(budget_ms.to_string())
         .arg(o.threads.to_string())
         .output()
         .map_err(|e| format!("starting {}: {e}", binary.display()))?;

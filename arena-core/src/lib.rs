@@ -72,4 +72,5 @@ pub mod __private {
 
     pub use crate::private::{from_utf8_lossy, missing_field};
     pub use crate::scratch::thread_scratch_capacity;
+    pub use crate::seed::NestedSeed;
 }

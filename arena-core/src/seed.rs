@@ -142,3 +142,43 @@ where
         result
     }
 }
+
+/// The seed arena-core's own impls and the derive use for the values inside a value (fields,
+/// elements, keys): it calls [`ArenaDeserialize::deserialize_in`] directly, skipping the check
+/// [`ArenaSeed`] makes to know whether it is the outermost seed of a call (one thread-local
+/// access per field otherwise). Not public API.
+#[doc(hidden)]
+pub struct NestedSeed<'bump, T, A: ?Sized> {
+    arena: &'bump A,
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<'bump, T, A: ?Sized> NestedSeed<'bump, T, A> {
+    /// A seed for a value nested in one being deserialized into `arena`.
+    #[inline(always)]
+    pub const fn new(arena: &'bump A) -> Self {
+        Self {
+            arena,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'de, 'bump, T, A> DeserializeSeed<'de> for NestedSeed<'bump, T, A>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    type Value = T;
+
+    #[inline(always)]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::deserialize_in(self.arena, deserializer)
+    }
+}
+
+impl<T, A: ?Sized> fmt::Debug for NestedSeed<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("NestedSeed")
+    }
+}

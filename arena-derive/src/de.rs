@@ -183,7 +183,7 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
     let ty = field.ty;
     match &field.attrs.deserialize_with {
         None => {
-            let new = quote_spanned!(field.original.span()=> #krate::ArenaSeed::<#ty, #arena>::new);
+            let new = quote_spanned!(field.original.span()=> #krate::__private::NestedSeed::<#ty, #arena>::new);
             quote!(#new(__arena))
         }
         Some(with) => {

@@ -7,7 +7,8 @@ use core::mem::MaybeUninit;
 use serde::Deserializer;
 use serde::de::{Error, SeqAccess, Visitor};
 
-use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+use crate::seed::NestedSeed;
+use crate::{ArenaDeserialize, BumpAllocator};
 
 struct ArrayVisitor<'bump, T, A: ?Sized, const N: usize> {
     arena: &'bump A,
@@ -33,7 +34,7 @@ where
         let mut out = [const { MaybeUninit::<T>::uninit() }; N];
         for (i, slot) in out.iter_mut().enumerate() {
             // On error the elements read so far are leaked, like every value in an arena.
-            match seq.next_element_seed(ArenaSeed::<T, A>::new(self.arena))? {
+            match seq.next_element_seed(NestedSeed::<T, A>::new(self.arena))? {
                 Some(value) => {
                     slot.write(value);
                 }

@@ -15,8 +15,9 @@ use serde::de::{MapAccess, SeqAccess, Visitor};
 
 use super::seq::{collect_seq, finish};
 use crate::limits;
+use crate::seed::NestedSeed;
 use crate::slice_builder::{BuildError, SliceBuilder};
-use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+use crate::{ArenaDeserialize, BumpAllocator};
 
 /// Collects the entries of a map, or the pairs of a sequence, in input order.
 pub(crate) struct PairsVisitor<'bump, K, V, A: ?Sized> {
@@ -43,8 +44,8 @@ where
         let _level = limits::Level::enter::<M::Error>()?;
         let mut entries = SliceBuilder::new(self.arena, map.size_hint(), self.direct)
             .map_err(BuildError::into_de)?;
-        while let Some(key) = map.next_key_seed(ArenaSeed::<K, A>::new(self.arena))? {
-            let value = map.next_value_seed(ArenaSeed::<V, A>::new(self.arena))?;
+        while let Some(key) = map.next_key_seed(NestedSeed::<K, A>::new(self.arena))? {
+            let value = map.next_value_seed(NestedSeed::<V, A>::new(self.arena))?;
             entries.push((key, value)).map_err(BuildError::into_de)?;
         }
         Ok(entries)

@@ -7,8 +7,9 @@ use serde::Deserializer;
 use serde::de::{SeqAccess, Visitor};
 
 use crate::limits;
+use crate::seed::NestedSeed;
 use crate::slice_builder::{BuildError, SliceBuilder};
-use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+use crate::{ArenaDeserialize, BumpAllocator};
 
 /// Collects every element of a sequence; `direct` lets a short announced length go straight
 /// into the arena (see [`SliceBuilder`]).
@@ -25,7 +26,7 @@ where
     let _level = limits::Level::enter::<S::Error>()?;
     let mut items =
         SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
-    while let Some(item) = seq.next_element_seed(ArenaSeed::<T, A>::new(arena))? {
+    while let Some(item) = seq.next_element_seed(NestedSeed::<T, A>::new(arena))? {
         items.push(item).map_err(BuildError::into_de)?;
     }
     Ok(items)

@@ -7,7 +7,8 @@ use core::marker::PhantomData;
 use serde::Deserializer;
 use serde::de::{Error, SeqAccess, Visitor};
 
-use crate::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+use crate::seed::NestedSeed;
+use crate::{ArenaDeserialize, BumpAllocator};
 
 struct TupleVisitor<'bump, T, A: ?Sized> {
     arena: &'bump A,
@@ -30,7 +31,7 @@ macro_rules! tuple_impl {
             #[allow(non_snake_case)]
             fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
                 $(
-                    let $name = match seq.next_element_seed(ArenaSeed::<$name, A>::new(self.arena))? {
+                    let $name = match seq.next_element_seed(NestedSeed::<$name, A>::new(self.arena))? {
                         Some(value) => value,
                         None => return Err(S::Error::invalid_length($n, &self)),
                     };
