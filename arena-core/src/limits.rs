@@ -301,6 +301,16 @@ pub(crate) fn check_len(len: usize, elem_size: usize) -> Result<(), LimitHit> {
     })
 }
 
+/// The longest sequence of elements of `elem_size` bytes that [`check_len`] allows right now
+/// (the budget can only shrink afterwards).
+#[inline]
+pub(crate) fn len_allowed(elem_size: usize) -> usize {
+    CONTEXT.with(|cx| match cx.bytes_left.get().checked_div(elem_size) {
+        Some(fit) => cx.max_len.get().min(fit),
+        None => cx.max_zero_sized_len.get(),
+    })
+}
+
 /// Checks that a string of `len` bytes is allowed, and charges it to the byte budget.
 #[inline(always)]
 pub(crate) fn admit_str(len: usize) -> Result<(), LimitHit> {

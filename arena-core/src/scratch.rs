@@ -261,7 +261,7 @@ impl<T> ScratchVec<T> {
     }
 
     /// Appends `value`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), AllocError> {
         match &mut self.frame {
             Frame::Stack {

@@ -85,7 +85,23 @@ enum Place<T> {
         /// Gives the block's bytes back to `PENDING` when the block is no longer open.
         _pending: Pending,
     },
-    Scratch(ScratchVec<T>),
+    Scratch {
+        items: ScratchVec<T>,
+        /// Length up to which pushing needs no limit check: the length limit and the byte
+        /// budget as they were when last checked (the budget only shrinks, so past this the
+        /// real check runs again, and the final copy is charged in any case).
+        unchecked_up_to: usize,
+    },
+}
+
+impl<T> Place<T> {
+    /// A scratch place holding `items`.
+    fn scratch(items: ScratchVec<T>) -> Self {
+        Place::Scratch {
+            unchecked_up_to: limits::len_allowed(size_of::<T>()),
+            items,
+        }
+    }
 }
 
 impl<'bump, T> SliceBuilder<'bump, T> {
@@ -136,7 +152,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             }
         }
         Ok(Self {
-            place: Place::Scratch(ScratchVec::new(hint)?),
+            place: Place::scratch(ScratchVec::new(hint)?),
             marker: PhantomData,
         })
     }
@@ -146,12 +162,12 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     pub(crate) fn len(&self) -> usize {
         match &self.place {
             Place::Direct { len, .. } => *len,
-            Place::Scratch(items) => items.len(),
+            Place::Scratch { items, .. } => items.len(),
         }
     }
 
     /// Appends `value`, checking the length limit and the byte budget.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), BuildError> {
         match &mut self.place {
             Place::Direct { ptr, cap, len, .. } if *len < *cap => {
@@ -164,9 +180,14 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                 Ok(())
             }
             Place::Direct { .. } => self.spill(value),
-            Place::Scratch(items) => {
+            Place::Scratch {
+                items,
+                unchecked_up_to,
+            } => {
                 items.push(value)?;
-                limits::check_len(items.len(), size_of::<T>())?;
+                if items.len() > *unchecked_up_to {
+                    *unchecked_up_to = recheck::<T>(items.len())?;
+                }
                 Ok(())
             }
         }
@@ -189,7 +210,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         items.push(value)?;
         limits::check_len(items.len(), size_of::<T>())?;
         // Dropping the old place gives its pending bytes back: the block is no longer open.
-        self.place = Place::Scratch(items);
+        self.place = Place::scratch(items);
         Ok(())
     }
 
@@ -213,7 +234,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                 // lives as long as the arena borrow `'bump` and is handed out only here.
                 Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) })
             }
-            Place::Scratch(items) => {
+            Place::Scratch { items, .. } => {
                 // `len * size` cannot overflow: the elements exist on the scratch stack.
                 limits::charge(items.len() * size_of::<T>())?;
                 Ok(items.finish_in(arena)?)
@@ -225,7 +246,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     /// containers that are built from the count.
     pub(crate) fn into_scratch(self) -> Result<ScratchVec<T>, BuildError> {
         match self.place {
-            Place::Scratch(items) => Ok(items),
+            Place::Scratch { items, .. } => Ok(items),
             Place::Direct { ptr, len, .. } => {
                 let mut items = ScratchVec::new(Some(len))?;
                 for i in 0..len {
@@ -236,6 +257,15 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             }
         }
     }
+}
+
+/// The real limit check for a scratch sequence of `len` elements; the new length up to which
+/// pushing needs none.
+#[cold]
+#[inline(never)]
+fn recheck<T>(len: usize) -> Result<usize, BuildError> {
+    limits::check_len(len, size_of::<T>())?;
+    Ok(limits::len_allowed(size_of::<T>()))
 }
 
 /// Bytes of one open direct block, counted in this thread's `PENDING` until dropped.
@@ -319,7 +349,7 @@ mod tests {
         PENDING.with(|p| assert_eq!(p.get(), 0));
         // Too large for a direct block: the scratch stack, with serde's cautious reservation.
         let b = SliceBuilder::<u64>::new(&bump, Some(per + 1), true).unwrap();
-        assert!(matches!(b.place, Place::Scratch(_)));
+        assert!(matches!(b.place, Place::Scratch { .. }));
         assert_eq!(scratch::cautious::<u64>(Some(per + 1)), per + 1);
     }
 }
