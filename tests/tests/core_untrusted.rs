@@ -6,8 +6,11 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::NonNull;
 use std::rc::Rc;
+use std::sync::Arc;
 
-use arena_core::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
+use arena_core::{
+    ArenaDeserialize, ArenaSeed, BumpAllocator, BumpAllocatorExt, ChunkPool, SlabArena,
+};
 use arena_tests::recursive::Tree;
 use arena_tests::{Format, with_each_arena};
 
@@ -197,6 +200,95 @@ fn a_panic_in_user_code_leaves_the_arena_usable() {
     });
 }
 
+/// A record read through the derive, with a user `deserialize_with` function that panics.
+#[derive(ArenaDeserialize, Debug)]
+struct Reading<'bump> {
+    name: &'bump str,
+    #[arena(deserialize_with = "values_without_13")]
+    values: &'bump [u8],
+    tags: &'bump [&'bump str],
+}
+
+/// The owned twin of [`Reading`], to write the documents.
+#[derive(serde::Serialize)]
+struct OwnedReading {
+    name: String,
+    values: Vec<u8>,
+    tags: Vec<String>,
+}
+
+/// Reads the values into the arena, then panics if one of them is 13.
+fn values_without_13<'de, 'bump, D, A>(d: D, arena: &'bump A) -> Result<&'bump [u8], D::Error>
+where
+    D: serde::Deserializer<'de>,
+    A: BumpAllocator + ?Sized,
+{
+    let values: &[u8] = serde::de::DeserializeSeed::deserialize(ArenaSeed::new(arena), d)?;
+    assert!(!values.contains(&13), "deserialize_with panicked");
+    Ok(values)
+}
+
+/// Five readings; the fourth holds a 13 when `poisoned`.
+fn readings(poisoned: bool) -> Vec<OwnedReading> {
+    (0..5u8)
+        .map(|i| OwnedReading {
+            name: format!("sensor {i}"),
+            values: vec![i, 2 * i, if poisoned && i == 3 { 13 } else { 7 }],
+            tags: (0..i).map(|t| format!("tag {t}")).collect(),
+        })
+        .collect()
+}
+
+/// A `deserialize_with` function panics halfway through a sequence of derived records (scratch
+/// frames open, strings already in the arena); after `catch_unwind` the same arena reads a good
+/// document, and a failing call after the panic still rewinds where the arena can.
+fn derived_panic_then_reuse<A: BumpAllocator>(arena: &A) {
+    let good = readings(false);
+    for fmt in [Format::Json, Format::Postcard] {
+        let poison = fmt.to_bytes(&readings(true));
+        let good_bytes = fmt.to_bytes(&good);
+        let panic = catch_unwind(AssertUnwindSafe(|| {
+            let _ = fmt.decode_in::<&[Reading], _>(arena, &poison);
+        }))
+        .unwrap_err();
+        let message = panic.downcast_ref::<&str>().copied().unwrap_or_default();
+        assert_eq!(message, "deserialize_with panicked", "{fmt}");
+        let read: &[Reading] = fmt.decode_in(arena, &good_bytes).unwrap();
+        assert_eq!(read.len(), good.len(), "{fmt}");
+        for (r, o) in read.iter().zip(&good) {
+            assert_eq!((r.name, r.values), (&*o.name, &*o.values), "{fmt}");
+            assert_eq!(r.tags, o.tags, "{fmt}");
+        }
+        // The panic left no call open: this one is the outermost again, so it rewinds.
+        let before = BumpAllocator::stats(arena).used_bytes;
+        let truncated = &good_bytes[..good_bytes.len() - 1];
+        assert!(fmt.decode_in::<&[Reading], _>(arena, truncated).is_err());
+        if BumpAllocator::checkpoint(arena).is_some() {
+            assert_eq!(BumpAllocator::stats(arena).used_bytes, before, "{fmt}");
+        }
+    }
+}
+
+#[test]
+fn a_panic_in_a_derived_deserialize_with_leaves_the_arena_usable() {
+    derived_panic_then_reuse(&bumpalo::Bump::new());
+    derived_panic_then_reuse(&bump_scope::Bump::<bump_scope::alloc::Global>::new());
+    let pool = Arc::new(ChunkPool::builder().build().unwrap());
+    let arena = SlabArena::with_pool(pool.clone());
+    derived_panic_then_reuse(&arena);
+    arena.check_invariants();
+    pool.check_invariants();
+    let stats = arena.stats();
+    assert!(
+        stats.used_bytes + stats.wasted_tail_bytes <= stats.reserved_bytes,
+        "{stats}"
+    );
+    assert_eq!(pool.stats().bytes_in_use, stats.chunk_bytes);
+    drop(arena);
+    assert_eq!(pool.stats().bytes_in_use, 0, "chunks kept after the drop");
+    pool.check_invariants();
+}
+
 #[test]
 fn nested_headers_each_claiming_65535_elements_reserve_once() {
     // MessagePack array16 of 65,535 elements, nested 100 deep, then the input ends: 300 bytes
@@ -340,8 +432,6 @@ fn duplicate_keys_and_trailing_bytes() {
 
 #[test]
 fn a_pool_limit_of_used_plus_one_is_never_exceeded() {
-    use arena_core::{ChunkPool, SlabArena};
-    use std::sync::Arc;
     let owned: Vec<String> = (0..5_000).map(|i| format!("{i:>40}")).collect();
     let bytes = Format::Bincode.to_bytes(&owned);
     // Measure what one document maps, then allow exactly one byte more.
