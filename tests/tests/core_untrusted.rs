@@ -3,6 +3,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::NonNull;
 use std::rc::Rc;
@@ -123,15 +124,52 @@ unsafe impl bump_scope::alloc::Allocator for FailOnce {
     }
 }
 
+/// A document that takes many chunks (20,000 strings) and one that takes a few bytes, in
+/// bincode: postcard's `Error::custom` drops the out-of-memory message the tests check.
+struct ChunkyDocs {
+    owned: Vec<String>,
+    big: Vec<u8>,
+    small: Vec<u8>,
+}
+
+impl ChunkyDocs {
+    const FORMAT: Format = Format::Bincode;
+
+    fn new() -> Self {
+        let owned: Vec<String> = (0..20_000)
+            .map(|i| format!("a string long enough to need chunks {i}"))
+            .collect();
+        ChunkyDocs {
+            big: Self::FORMAT.to_bytes(&owned),
+            small: Self::FORMAT.to_bytes(&vec!["small".to_owned()]),
+            owned,
+        }
+    }
+
+    /// Reads the big document into `arena`; when it fails, the error is out of memory.
+    fn read_big<A: BumpAllocator + ?Sized>(&self, arena: &A) -> Result<(), String> {
+        match Self::FORMAT.decode_in::<&[&str], _>(arena, &self.big) {
+            Ok(v) => {
+                assert_eq!(v, self.owned);
+                Ok(())
+            }
+            Err(e) => {
+                assert!(e.contains("the arena ran out of memory"), "{e}");
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads the small document into `arena`, which must work.
+    fn read_small<A: BumpAllocator + ?Sized>(&self, arena: &A) {
+        let v: &[&str] = Self::FORMAT.decode_in(arena, &self.small).unwrap();
+        assert_eq!(v, ["small"]);
+    }
+}
+
 #[test]
 fn a_base_allocator_failing_on_the_nth_call() {
-    let owned: Vec<String> = (0..20_000)
-        .map(|i| format!("a string long enough to need chunks {i}"))
-        .collect();
-    // bincode, not postcard: postcard's `Error::custom` drops the message checked below.
-    let fmt = Format::Bincode;
-    let bytes = fmt.to_bytes(&owned);
-    let small = fmt.to_bytes(&vec!["small".to_owned()]);
+    let docs = ChunkyDocs::new();
     let mut failures = 0;
     for fail_at in 1..=30 {
         let base = FailOnce {
@@ -143,20 +181,11 @@ fn a_base_allocator_failing_on_the_nth_call() {
             let Ok(bump) = bump_scope::Bump::<FailOnce>::try_new_in(base) else {
                 continue;
             };
-            match fmt.decode_in::<&[&str], _>(&bump, &bytes) {
-                Ok(v) => assert_eq!(v.len(), owned.len()),
-                Err(e) => {
-                    failures += 1;
-                    assert!(
-                        e.contains("the arena ran out of memory"),
-                        "call {fail_at}: {e}"
-                    );
-                    // Rewound, consistent and reusable.
-                    let v: &[&str] = fmt.decode_in(&bump, &small).unwrap();
-                    assert_eq!(v, ["small"]);
-                    let v: &[&str] = fmt.decode_in(&bump, &bytes).unwrap();
-                    assert_eq!(v.len(), owned.len());
-                }
+            if docs.read_big(&bump).is_err() {
+                failures += 1;
+                // Rewound, consistent and reusable.
+                docs.read_small(&bump);
+                docs.read_big(&bump).unwrap();
             }
         }
         assert_eq!(live.get(), 0, "call {fail_at}: chunks leaked");
@@ -164,6 +193,85 @@ fn a_base_allocator_failing_on_the_nth_call() {
     assert!(
         failures > 3,
         "the failing calls were never reached ({failures})"
+    );
+}
+
+/// A pool whose byte limit refuses the arena's N-th chunk request of a document, for every N
+/// the document makes: an error, the arena rewound to what it held, consistent and reusable,
+/// and every chunk back in the pool once it drops.
+#[test]
+fn a_pool_limit_refusing_the_nth_chunk() {
+    const STEP: usize = 64 * 1024;
+    let docs = ChunkyDocs::new();
+    // On a fresh pool every chunk request maps one chunk: count the big document's.
+    let probe = Arc::new(ChunkPool::builder().build().unwrap());
+    let requests = {
+        let arena = SlabArena::with_pool(probe.clone());
+        docs.read_small(&arena);
+        let before = probe.stats().os_map_calls;
+        docs.read_big(&arena).unwrap();
+        probe.stats().os_map_calls - before
+    };
+    let peak = probe.stats().peak_bytes_mapped;
+    assert!(requests > 10, "{requests} chunk requests");
+    // Every chunk is at least 64 KiB (the smallest class), and the small document's first chunk
+    // is mapped before: limits 64 KiB apart fall between every two consecutive requests, so
+    // each request is the first one refused under some limit.
+    let limits = (1..).map(|k| k * STEP).take_while(|&l| l < peak);
+    let mut refused = BTreeSet::new();
+    for limit in limits.chain([peak]) {
+        let pool = Arc::new(ChunkPool::builder().limit(limit).build().unwrap());
+        let arena = SlabArena::with_pool(pool.clone());
+        docs.read_small(&arena);
+        let used = arena.stats().used_bytes;
+        let maps = pool.stats().os_map_calls;
+        if docs.read_big(&arena).is_err() {
+            refused.insert(pool.stats().os_map_calls - maps + 1);
+            arena.check_invariants();
+            pool.check_invariants();
+            assert_eq!(arena.stats().used_bytes, used, "limit {limit}: not rewound");
+            docs.read_small(&arena);
+        } else {
+            assert_eq!(limit, peak, "what needs {peak} bytes fit in {limit}");
+        }
+        drop(arena);
+        let stats = pool.stats();
+        assert!(stats.peak_bytes_mapped <= limit, "limit {limit}: {stats}");
+        assert_eq!(stats.bytes_in_use, 0, "limit {limit}: {stats}");
+        assert!(stats.classes.iter().all(|c| c.in_use == 0) && stats.dedicated.in_use == 0);
+        pool.check_invariants();
+    }
+    assert_eq!(refused, (1..=requests).collect(), "requests refused first");
+}
+
+/// What bumpalo offers: no base allocator to fail (its chunks always come from the global
+/// allocator), only `set_allocation_limit`. Under it a chunk that would pass the limit is
+/// retried at half the size, down to what the allocation needs, and only then refused: an
+/// error, never an abort. What it cannot do: fail a chosen call, rewind the failed call (its
+/// partial data stays until `reset`), or keep a limit set below the bytes it already holds
+/// (the limit then silently stops applying, so it is set here on an empty arena).
+#[test]
+fn a_bumpalo_allocation_limit_hit_at_each_chunk_count() {
+    let docs = ChunkyDocs::new();
+    let mut chunks_when_refused = BTreeSet::new();
+    // Limits 1/8 apart, from 1 KiB until the document fits.
+    let mut limit = 1024;
+    loop {
+        let mut bump = bumpalo::Bump::new();
+        bump.set_allocation_limit(Some(limit));
+        let result = docs.read_big(&bump);
+        assert!(bump.allocated_bytes() <= limit, "{limit}");
+        if result.is_ok() {
+            break;
+        }
+        chunks_when_refused.insert(BumpAllocator::stats(&bump).chunks);
+        bump.reset();
+        docs.read_small(&bump);
+        limit += limit / 8;
+    }
+    assert!(
+        chunks_when_refused.len() > 8,
+        "refused at chunk counts {chunks_when_refused:?}"
     );
 }
 
