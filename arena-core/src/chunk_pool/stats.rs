@@ -9,8 +9,9 @@ use core::fmt;
 /// `mapped == in_use + free`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClassStats {
-    /// Chunk size of the class, or `None` for the dedicated chunks of requests larger than the
-    /// largest class (each of its own rounded size).
+    /// Chunk size of the class, or `None` for the dedicated chunks: each of its own
+    /// page-rounded size, one that is no class size (a request larger than the largest class,
+    /// or an arena's allocation larger than its chunks).
     pub chunk_size: Option<usize>,
     /// Chunks currently mapped (in use or free).
     pub mapped: usize,
@@ -35,7 +36,7 @@ pub struct ClassStats {
 pub struct PoolStats {
     /// One entry per size class, smallest first.
     pub classes: Vec<ClassStats>,
-    /// The dedicated chunks (requests larger than the largest class).
+    /// The dedicated chunks (sizes that are no class size).
     pub dedicated: ClassStats,
     /// Bytes currently mapped from the OS.
     pub bytes_mapped: usize,
@@ -76,20 +77,34 @@ impl PoolStats {
     /// External fragmentation of the free memory, in percent: `1 - largest free chunk / free
     /// bytes`. 0 when all free memory is one chunk (or there is none), close to 100 when it is
     /// spread over many small chunks.
+    ///
+    /// The stats keep only the total of the free dedicated chunks: with several of them, their
+    /// mean size stands for the largest, so the figure is then an upper bound.
     #[must_use]
     pub fn fragmentation_percent(&self) -> f64 {
-        let largest_free = self
+        if self.bytes_free == 0 {
+            0.0
+        } else {
+            100.0 - percent(self.largest_free_chunk(), self.bytes_free, 0.0)
+        }
+    }
+
+    /// Size of the largest free chunk: a class chunk, or a dedicated one (exact when one is
+    /// free, else their mean, which the largest is at least).
+    fn largest_free_chunk(&self) -> usize {
+        let class = self
             .classes
             .iter()
             .filter(|c| c.free > 0)
             .filter_map(|c| c.chunk_size)
             .max()
             .unwrap_or(0);
-        if self.bytes_free == 0 {
-            0.0
-        } else {
-            100.0 - percent(largest_free, self.bytes_free, 0.0)
-        }
+        let d = &self.dedicated;
+        let dedicated = match d.free {
+            0 => 0,
+            free => d.bytes_mapped.saturating_sub(d.bytes_in_use).div_ceil(free),
+        };
+        class.max(dedicated)
     }
 }
 
@@ -227,5 +242,66 @@ mod tests {
         assert!(table.contains("utilization 25.0%"), "{table}");
         assert!(table.contains("fragmentation 33.3%"), "{table}");
         assert!(table.contains("1 MiB"), "{table}");
+    }
+
+    /// `free` dedicated chunks of `bytes` in all, all free, as `ChunkPool::stats` reports them.
+    fn dedicated_free(free: usize, bytes: usize) -> ClassStats {
+        ClassStats {
+            mapped: free,
+            free,
+            bytes_mapped: bytes,
+            ..ClassStats::default()
+        }
+    }
+
+    #[test]
+    fn free_dedicated_chunks_count_as_free_chunks() {
+        const MIB: usize = 1 << 20;
+        // The only free memory is one dedicated chunk: one piece, no fragmentation.
+        let mut s = PoolStats {
+            bytes_mapped: 3 * MIB + 4096,
+            bytes_free: 3 * MIB + 4096,
+            dedicated: dedicated_free(1, 3 * MIB + 4096),
+            ..PoolStats::default()
+        };
+        assert!(s.fragmentation_percent().abs() < 1e-9, "{s}");
+        // Beside a free 1 MiB class chunk, the 3 MiB dedicated one is the largest: 1/4 apart.
+        s.bytes_free = 4 * MIB;
+        s.bytes_mapped = 4 * MIB;
+        s.dedicated = dedicated_free(1, 3 * MIB);
+        s.classes = vec![ClassStats {
+            chunk_size: Some(MIB),
+            mapped: 1,
+            free: 1,
+            bytes_mapped: MIB,
+            ..ClassStats::default()
+        }];
+        assert!((s.fragmentation_percent() - 25.0).abs() < 1e-9, "{s}");
+        // Two dedicated chunks (2 + 5 MiB): only their total is known, the mean stands for the
+        // largest (3.5 of 8 MiB free), above the 5/8 the largest really is.
+        s.bytes_free = 8 * MIB;
+        s.bytes_mapped = 8 * MIB;
+        s.dedicated = dedicated_free(2, 7 * MIB);
+        assert!((s.fragmentation_percent() - 56.25).abs() < 1e-9, "{s}");
+        assert!(s.fragmentation_percent() >= 100.0 * 3.0 / 8.0);
+    }
+
+    #[test]
+    fn a_pool_whose_free_memory_is_one_dedicated_chunk_is_not_fragmented() {
+        let pool = std::sync::Arc::new(crate::ChunkPool::builder().build().unwrap());
+        let arena = crate::SlabArena::with_pool(pool.clone());
+        // Larger than the arena's chunks (1 MiB) and no class size: a dedicated chunk.
+        let big = core::alloc::Layout::from_size_align((3 << 20) + 1, 1).unwrap();
+        arena.try_alloc_layout(big).unwrap();
+        drop(arena);
+        let s = pool.stats();
+        assert_eq!(
+            (s.dedicated.free, s.bytes_free),
+            (1, s.dedicated.bytes_mapped),
+            "{s}"
+        );
+        assert!(s.classes.iter().all(|c| c.mapped == 0), "{s}");
+        assert!(s.fragmentation_percent().abs() < 1e-9, "{s}");
+        assert!(s.to_string().contains("fragmentation 0.0%"), "{s}");
     }
 }
