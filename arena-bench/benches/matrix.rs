@@ -16,7 +16,7 @@ use arena_bench::strategies::{CellVisitor, GlobalAllocator, StrategyId, dispatch
 use arena_bench::strategy::{Observed, Strategy};
 use criterion::Criterion;
 
-/// The synthetic city at 100 KB of postcard (about 1,400 citizens): small enough that the
+/// The synthetic city at 100 KB of postcard (about 1,200 citizens): small enough that the
 /// whole matrix runs in minutes, large enough that a document takes well over a microsecond.
 const CITY_BYTES: u64 = 100_000;
 

@@ -18,7 +18,7 @@ use crate::report::ReportRow;
 use crate::strategy::ArenaKind;
 
 /// Allocations per simulated document in the latency figure: about what a 2 MB city makes
-/// (30,000 citizens × 3 to 4 strings and slices), so that each document crosses several chunk
+/// (24,000 citizens × 4 to 6 strings and slices), so that each document crosses several chunk
 /// refills.
 const ALLOCS_PER_DOC: usize = 100_000;
 

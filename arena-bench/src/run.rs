@@ -14,8 +14,8 @@ use crate::model::digest_of;
 use crate::report::{Meta, Report};
 use crate::strategies::{GlobalAllocator, StrategyId, measure_cell};
 
-/// The default size of the synthetic city, in postcard bytes: 2 MB (about 29,000 citizens,
-/// 4.5 MB of JSON). The default run measures 4 formats × 4 datasets × every strategy, each
+/// The default size of the synthetic city, in postcard bytes: 2 MB (about 24,000 citizens,
+/// 4.3 MB of JSON). The default run measures 4 formats × 4 datasets × every strategy, each
 /// cell in its own process; at this size the slowest cell (owned, system allocator, JSON)
 /// takes about 25 ms per document on a 2-core machine, so each cell fits its budget with
 /// enough runs for a median, and the whole run stays well under 3 minutes.
