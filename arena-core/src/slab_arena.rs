@@ -782,6 +782,41 @@ mod tests {
     }
 
     #[test]
+    fn wasted_tail_bytes_are_what_retired_chunks_left() {
+        const CHUNK: usize = 4096;
+        const ROOM: usize = CHUNK - HEADER;
+        let mut arena = SlabArena::builder()
+            .pool(small_pool())
+            .initial_chunk_size(CHUNK)
+            .max_chunk_size(CHUNK)
+            .build();
+        let bytes = |n| Layout::from_size_align(n, 1).unwrap();
+        // All but 100 bytes of the first chunk: it is current, nothing is wasted yet.
+        arena.alloc_layout(bytes(ROOM - 100));
+        assert_eq!(arena.stats().wasted_tail_bytes, 0);
+        // 200 bytes do not fit: a second chunk becomes current, the first one's 100 are lost.
+        arena.alloc_layout(bytes(200));
+        let s = arena.stats();
+        assert_eq!((s.chunks, s.used_bytes), (2, ROOM - 100 + 200));
+        assert_eq!(s.wasted_tail_bytes, 100);
+        // 5,000 bytes are more than a chunk: a chunk of their own, 8 KiB (page rounded). It has
+        // less room left than the current chunk, so it is retired at once, its tail wasted.
+        arena.alloc_layout(bytes(5000));
+        let s = arena.stats();
+        assert_eq!(s.chunk_bytes, 2 * CHUNK + 8192);
+        assert_eq!(s.used_bytes, ROOM - 100 + 200 + 5000);
+        assert_eq!(s.wasted_tail_bytes, 100 + (8192 - HEADER - 5000));
+        // The current chunk's free room is not waste: it is what the next allocation uses.
+        assert_eq!(
+            s.reserved_bytes - s.used_bytes - s.wasted_tail_bytes,
+            ROOM - 200
+        );
+        arena.check_invariants();
+        arena.reset();
+        assert_eq!(arena.stats().wasted_tail_bytes, 0);
+    }
+
+    #[test]
     fn zero_sized_and_overaligned() {
         let arena = SlabArena::with_pool(small_pool());
         let z = arena
