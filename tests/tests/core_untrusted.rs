@@ -184,6 +184,7 @@ fn a_base_allocator_failing_on_the_nth_call() {
             if docs.read_big(&bump).is_err() {
                 failures += 1;
                 // Rewound, consistent and reusable.
+                assert_eq!(BumpAllocator::stats(&bump).used_bytes, 0, "call {fail_at}");
                 docs.read_small(&bump);
                 docs.read_big(&bump).unwrap();
             }
