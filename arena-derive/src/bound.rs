@@ -15,6 +15,8 @@ pub struct Params {
     pub krate: TokenStream,
     /// The arena lifetime.
     pub bump: syn::Lifetime,
+    /// Whether `bump` is made up for the impl (`'__bump`): the type has no lifetime.
+    pub fresh_bump: bool,
     /// The allocator: `__Arena` (generic) or the type of `#[arena(arena = "...")]`.
     pub arena: TokenStream,
     /// `<'bump, T: Bound, const N: usize, __Arena: BumpAllocator + ?Sized>`.
@@ -85,6 +87,7 @@ impl Params {
         Self {
             krate,
             bump,
+            fresh_bump: fresh,
             arena,
             impl_generics: impl_generics.to_token_stream(),
             de_impl_generics: de_impl_generics.to_token_stream(),

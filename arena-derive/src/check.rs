@@ -4,8 +4,9 @@ use crate::ast::{Container, Data, Field, Style};
 use crate::ctxt::Ctxt;
 use crate::types::global_alloc_types;
 
-/// Runs every check, recording errors in `cx`.
-pub fn check(cx: &Ctxt, cont: &Container, bump: &str) {
+/// Runs every check, recording errors in `cx`. `bump` is the arena lifetime, `None` when the
+/// type has none.
+pub fn check(cx: &Ctxt, cont: &Container, bump: Option<&syn::Lifetime>) {
     check_global_alloc_fields(cx, cont, bump);
     check_transparent(cx, cont);
     check_default(cx, cont);
@@ -27,19 +28,28 @@ fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Fi
 
 /// A deserialized field holds no type that allocates with the global allocator, unless it is
 /// read with `deserialize_with`.
-fn check_global_alloc_fields(cx: &Ctxt, cont: &Container, bump: &str) {
+fn check_global_alloc_fields(cx: &Ctxt, cont: &Container, bump: Option<&syn::Lifetime>) {
+    // A type without lifetime has none to suggest (the impl's own is internal): name `'bump`,
+    // and say where it goes.
+    let (bump, add_lifetime) = match bump {
+        Some(bump) => (bump.to_string(), String::new()),
+        None => (
+            "'bump".to_owned(),
+            format!(" (add the lifetime to the type: `{}<'bump>`)", cont.ident),
+        ),
+    };
     for field in all_fields(cont) {
         if field.attrs.skip_deserializing || field.attrs.deserialize_with.is_some() {
             continue;
         }
         let mut found = Vec::new();
-        global_alloc_types(field.ty, bump, &mut found);
+        global_alloc_types(field.ty, &bump, &mut found);
         for found in found {
             cx.error_spanned_by(
                 found.ty,
                 format!(
-                    "`{}` allocates with the global allocator, not in the arena: use {} instead, \
-                     or read it with `#[arena(deserialize_with = \"...\")]`",
+                    "`{}` allocates with the global allocator, not in the arena: use {} instead\
+                     {add_lifetime}, or read it with `#[arena(deserialize_with = \"...\")]`",
                     found.name, found.instead
                 ),
             );

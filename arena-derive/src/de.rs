@@ -26,7 +26,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         return cx.check().map(|()| TokenStream::new());
     };
     let params = Params::new(&cx, &cont);
-    check::check(&cx, &cont, &params.bump.to_string());
+    check::check(&cx, &cont, (!params.fresh_bump).then_some(&params.bump));
     cx.check()?;
 
     let body = match &cont.data {
