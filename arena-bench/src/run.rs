@@ -472,9 +472,28 @@ fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The spike is this many times the default city: large enough that its chunks dwarf the
-/// small documents' (and go past glibc's mmap threshold), small enough to take a second.
+/// The spike is this many times the requested city (`--size`), up to [`SPIKE_CAP_BYTES`]: at
+/// the default 2 MB, a 20 MB spike whose chunks dwarf the small documents' (and go past
+/// glibc's mmap threshold), small enough to take a second.
 const SPIKE_FACTOR: u64 = 10;
+
+/// Most postcard bytes in the spike, whatever `--size` asks: ten times `--size 200MB` would be
+/// 2 GB of postcard and, scaling what 64 MB takes, over 10 GB resident (the parent builds the
+/// owned city to encode it, the child reads it). 64 MB (about 770,000 citizens) reads into an
+/// arena of about 150 MB, whose chunks are past glibc's largest mmap threshold (32 MiB), so a
+/// bigger spike would show nothing new; it takes about 3 s, and no process of the run goes
+/// past 365 MB resident (measured on the 2-vCPU VM).
+const SPIKE_CAP_BYTES: u64 = 64_000_000;
+
+/// The small documents read after the spike are this many times smaller than it (at the
+/// default size, 200 KB): small enough that they need none of the spike's chunks.
+const SPIKE_TO_SMALL: u64 = 100;
+
+/// The postcard sizes of the spike and of the small documents for a city of `city_bytes`.
+fn spike_sizes(city_bytes: u64) -> (u64, u64) {
+    let spike = city_bytes.saturating_mul(SPIKE_FACTOR).min(SPIKE_CAP_BYTES);
+    (spike, (spike / SPIKE_TO_SMALL).max(1))
+}
 
 /// Runs the slab arena's figures, each in its own child of the system binary.
 fn run_figures(o: &Options, data: &Path) -> Figures {
@@ -512,11 +531,8 @@ fn run_figures(o: &Options, data: &Path) -> Figures {
             Err(why) => figures.errors.push(why),
         }
     }
-    let docs = [
-        ("spike", o.city_bytes.saturating_mul(SPIKE_FACTOR)),
-        ("small", (o.city_bytes / SPIKE_FACTOR).max(1)),
-    ]
-    .map(|(name, bytes)| {
+    let (spike_bytes, small_bytes) = spike_sizes(o.city_bytes);
+    let docs = [("spike", spike_bytes), ("small", small_bytes)].map(|(name, bytes)| {
         let owned = city::generate(usize::try_from(bytes).unwrap_or(usize::MAX));
         let path = data.join(format!("city-{name}.postcard"));
         FormatId::Postcard
@@ -659,4 +675,17 @@ fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String>
         expect_digest: u64::from_str_radix(digest, 16).map_err(|_| "bad digest")?,
     };
     measure_cell(format, dataset, strategy, &bytes, &plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spike_sizes;
+
+    #[test]
+    fn the_spike_is_ten_times_the_city_up_to_its_cap() {
+        assert_eq!(spike_sizes(20_000), (200_000, 2_000));
+        assert_eq!(spike_sizes(2_000_000), (20_000_000, 200_000));
+        assert_eq!(spike_sizes(200_000_000), (64_000_000, 640_000));
+        assert_eq!(spike_sizes(u64::MAX), (64_000_000, 640_000));
+    }
 }
