@@ -67,7 +67,8 @@ pub struct Row {
     pub peak_rss_bytes: u64,
     /// Resident memory when timing started: the input and the process itself.
     pub baseline_rss_bytes: u64,
-    /// Live data of the document (arena models): its exactly-sized deep heap footprint.
+    /// Live data of the document (arena and multitude strategies): the exactly-sized deep heap
+    /// footprint of its arena model.
     pub live_bytes: Option<u64>,
     /// The arena after one document, for arena strategies.
     pub arena: Option<ArenaBytes>,

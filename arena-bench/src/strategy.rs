@@ -42,7 +42,8 @@ pub struct ArenaBytes {
 pub struct Observed {
     /// [`digest_of`] the value.
     pub digest: u64,
-    /// The value's [`LiveSize`](crate::model::LiveSize), for arena models.
+    /// The document's live data, the [`LiveSize`](crate::model::LiveSize) of its arena model,
+    /// for the arena and multitude strategies.
     pub live_bytes: Option<u64>,
     /// The arena's memory, for arena strategies.
     pub arena: Option<ArenaBytes>,
@@ -189,20 +190,32 @@ fn multitude_bytes(arena: &multitude::Arena) -> ArenaBytes {
     }
 }
 
-fn multitude_once<F: Format, T: for<'de> multitude::de::DeserializeIn<'de, MultiAlloc> + Digest>(
+/// The live data of the document `input`: the [`LiveSize`] of its arena model, read into a
+/// scratch arena.
+///
+/// The multitude rows report it too: it is the document's data in the same model, which
+/// multitude's value holds as well, and multitude has no measure of its own.
+fn document_live_bytes<F: Format, D: Dataset>(input: &[u8]) -> Result<u64, String> {
+    let scratch = bumpalo::Bump::new();
+    let value: D::Arena<'_> = F::decode_seed(input, ArenaSeed::new(&scratch))?;
+    Ok(value.live_bytes() as u64)
+}
+
+fn multitude_once<F: Format, D: Dataset>(
     started: Instant,
     arena: &multitude::Arena,
     input: &[u8],
     observe: Option<&mut Observed>,
-) -> Result<(T, Duration), String> {
-    let value: T = F::decode_seed(
+) -> Result<(D::Multi, Duration), String> {
+    let value: D::Multi = F::decode_seed(
         input,
-        multitude::de::DeserializeInSeed::<T, MultiAlloc>::new(arena),
+        multitude::de::DeserializeInSeed::<D::Multi, MultiAlloc>::new(arena),
     )?;
     let decode = started.elapsed();
     black_box(&value);
     if let Some(o) = observe {
         o.digest = digest_of(&value);
+        o.live_bytes = Some(document_live_bytes::<F, D>(input)?);
         o.arena = Some(multitude_bytes(arena));
     }
     Ok((value, decode))
@@ -226,7 +239,7 @@ impl<D: Dataset> Strategy<D> for MultitudeFresh {
     ) -> Result<Sample, String> {
         let t0 = Instant::now();
         let arena = multitude::Arena::new();
-        let (value, decode) = multitude_once::<F, D::Multi>(t0, &arena, input, observe)?;
+        let (value, decode) = multitude_once::<F, D>(t0, &arena, input, observe)?;
         let t1 = Instant::now();
         drop(value);
         drop(arena);
@@ -254,7 +267,7 @@ impl<D: Dataset> Strategy<D> for MultitudeReused {
         input: &[u8],
         observe: Option<&mut Observed>,
     ) -> Result<Sample, String> {
-        let (value, decode) = multitude_once::<F, D::Multi>(Instant::now(), arena, input, observe)?;
+        let (value, decode) = multitude_once::<F, D>(Instant::now(), arena, input, observe)?;
         let t1 = Instant::now();
         drop(value);
         arena.reset();

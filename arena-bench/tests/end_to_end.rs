@@ -95,6 +95,11 @@ fn check_rows(report: &Report, formats: usize, datasets: usize, strategies: &[St
                 "{}: empty arena",
                 r.name
             );
+            assert!(
+                row.live_bytes.is_some_and(|live| live > 0),
+                "{}: no live size",
+                r.name
+            );
             if let (Some(used), Some(live)) = (arena.used, row.live_bytes) {
                 assert!(
                     live <= used && used <= arena.reserved,
