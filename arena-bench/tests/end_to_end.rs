@@ -1,5 +1,6 @@
 //! Runs the report binary end to end at a tiny size and checks that every strategy produced a
-//! row with sane numbers, and that the reports were written.
+//! row with sane numbers, and that the reports were written; also with `--threads 2` and a
+//! `--json FILE` copy.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -172,5 +173,53 @@ fn the_corpus_models_read_every_document_in_a_binary_format() {
         ],
     );
     check_rows(&report, 1, 3, &strategies);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn two_threads_report_sane_rows_and_a_json_copy() {
+    let out = out_dir("threads");
+    let copy = std::env::temp_dir().join(format!("arena-bench-copy-{}.json", std::process::id()));
+    let _ = std::fs::remove_file(&copy);
+    let strategies = [StrategyId::OwnedSystem, StrategyId::SlabFresh];
+    let names = strategies.map(StrategyId::name).join(",");
+    let report = run(
+        &out,
+        &[
+            "--threads",
+            "2",
+            "--strategy",
+            &names,
+            "--format",
+            "postcard",
+            "--dataset",
+            "city",
+            "--size",
+            "20KB",
+            "--no-figures",
+            "--json",
+            copy.to_str().expect("a UTF-8 temporary path"),
+        ],
+    );
+    check_rows(&report, 1, 1, &strategies);
+    assert_eq!(report.meta.threads, 2);
+    for r in &report.rows {
+        assert_eq!(r.row.threads, 2, "{}: not run on two threads", r.name);
+    }
+    let text = std::fs::read_to_string(&copy).expect("--json wrote its file");
+    let copied: Report = serde_json::from_str(&text).expect("the --json file parses");
+    let rows = |report: &Report| {
+        report
+            .rows
+            .iter()
+            .map(|r| (r.name.clone(), r.row.threads, r.row.median_ns))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        rows(&copied),
+        rows(&report),
+        "--json differs from report.json"
+    );
+    let _ = std::fs::remove_file(&copy);
     let _ = std::fs::remove_dir_all(&out);
 }
