@@ -169,6 +169,15 @@ twins! {
     }
 }
 
+twins! {
+    /// No lifetime is named `'bump`: the only lifetime parameter is the arena's.
+    struct OnlyLifetime<'a> / OwnedOnlyLifetime {
+        name: &'a str => String,
+        tags: &'a [&'a str] => Vec<String>,
+        data: &'a [u8] => Bytes<u8>,
+    }
+}
+
 /// Only scalars: no lifetime, the impl works with every arena.
 #[derive(ArenaDeserialize, Debug, Serialize, Deserialize, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -632,6 +641,10 @@ proptest! {
     fn binary(v in any::<OwnedBinary>()) { differential!(Binary<'_>, OwnedBinary, &v) }
     #[test]
     fn point(v in any::<OwnedPoint>()) { differential!(Point<'_>, OwnedPoint, &v) }
+    #[test]
+    fn only_lifetime(v in any::<OwnedOnlyLifetime>()) {
+        differential!(OnlyLifetime<'_>, OwnedOnlyLifetime, &v)
+    }
     #[test]
     fn scalars_any_arena(v in scalars()) { differential!(Scalars, Scalars, &v) }
     #[test]

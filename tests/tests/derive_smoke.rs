@@ -170,6 +170,39 @@ struct File<'bump> {
     link: Option<&'bump Folder<'bump>>,
 }
 
+/// A non-empty container `bound` replaces the per-field bounds (and names the allocator
+/// `__Arena`): the generated ones would make the trait solver loop between these two types.
+#[derive(ArenaDeserialize, Debug)]
+#[arena(bound = "T: arena_core::ArenaDeserialize<'bump, __Arena>")]
+struct Node<'bump, T> {
+    value: T,
+    branch: Option<&'bump Branch<'bump, T>>,
+}
+
+#[derive(ArenaDeserialize, Debug)]
+struct Branch<'bump, T> {
+    label: &'bump str,
+    nodes: &'bump [Node<'bump, T>],
+}
+
+#[test]
+fn container_bound() {
+    use arena_tests::Format::{Json, Postcard};
+    let json =
+        br#"{"value": 1, "branch": {"label": "b", "nodes": [{"value": 2, "branch": null}]}}"#;
+    let postcard = Postcard.to_bytes(&(1u16, Some(("b", vec![(2u16, None::<()>)]))));
+    arena_tests::with_each_arena!(|arena| {
+        for (format, bytes) in [(Json, &json[..]), (Postcard, &postcard)] {
+            let node: Node<u16> = format.decode_in(arena, bytes).unwrap();
+            let branch = node.branch.unwrap();
+            assert_eq!((node.value, branch.label), (1, "b"), "{format}");
+            assert_eq!(branch.nodes.len(), 1, "{format}");
+            assert_eq!(branch.nodes[0].value, 2, "{format}");
+            assert!(branch.nodes[0].branch.is_none(), "{format}");
+        }
+    });
+}
+
 /// A directly recursive type needs nothing.
 #[derive(ArenaDeserialize, Debug)]
 struct Tree<'bump> {
