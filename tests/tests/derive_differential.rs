@@ -559,6 +559,61 @@ fn owned_doubled<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u3
     u32::deserialize(deserializer).map(|v| v.wrapping_mul(2))
 }
 
+/// Serialize-only keys, which the derive accepts and ignores: container `into`, field `getter`,
+/// variant `skip_serializing` and `serialize_with`. serde_derive takes `getter` only with
+/// `remote`, so the twin has none of them; the derive must read every variant as serde_derive
+/// reads the plain twin (a skipped-when-writing variant is still read).
+#[derive(ArenaDeserialize, Debug)]
+#[serde(into = "OwnedSerializeOnly")]
+enum SerializeOnly<'bump> {
+    #[serde(skip_serializing)]
+    Hidden(u8),
+    #[serde(serialize_with = "never_serialized")]
+    Custom(&'bump str, u16),
+    Record {
+        #[serde(getter = "SerializeOnly::record_name")]
+        name: &'bump str,
+    },
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+enum OwnedSerializeOnly {
+    Hidden(u8),
+    Custom(String, u16),
+    Record { name: String },
+}
+
+#[allow(dead_code)]
+impl SerializeOnly<'_> {
+    fn record_name(&self) -> &str {
+        unreachable!("never serialized")
+    }
+}
+
+#[allow(dead_code)]
+fn never_serialized<S: serde::Serializer>(_: &&str, _: &u16, _: S) -> Result<S::Ok, S::Error> {
+    unreachable!("never serialized")
+}
+
+impl SameAs<OwnedSerializeOnly> for SerializeOnly<'_> {
+    fn same_as(&self, o: &OwnedSerializeOnly) -> bool {
+        match (self, o) {
+            (SerializeOnly::Hidden(a), OwnedSerializeOnly::Hidden(b)) => a == b,
+            (SerializeOnly::Custom(s, n), OwnedSerializeOnly::Custom(t, m)) => s == t && n == m,
+            (SerializeOnly::Record { name }, OwnedSerializeOnly::Record { name: n }) => name == n,
+            _ => false,
+        }
+    }
+}
+
+fn serialize_only() -> impl Strategy<Value = OwnedSerializeOnly> {
+    prop_oneof![
+        any::<u8>().prop_map(OwnedSerializeOnly::Hidden),
+        any::<(String, u16)>().prop_map(|(s, n)| OwnedSerializeOnly::Custom(s, n)),
+        any::<String>().prop_map(|name| OwnedSerializeOnly::Record { name }),
+    ]
+}
+
 /// A container `default = "path"`, and `crate = "..."` through a re-export.
 mod reexport {
     pub use arena_core as core_again;
@@ -679,6 +734,10 @@ proptest! {
     #[test]
     fn with_fns(shout in any::<String>(), twice in any::<u32>()) {
         differential!(WithFns<'_>, OwnedWithFns, &OwnedWithFns { shout, twice })
+    }
+    #[test]
+    fn serialize_only_keys(v in serialize_only()) {
+        differential!(SerializeOnly<'_>, OwnedSerializeOnly, &v)
     }
     #[test]
     fn config(host in any::<String>(), port in any::<u16>()) {
