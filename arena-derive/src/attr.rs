@@ -129,10 +129,10 @@ fn for_each_key(
         let Some(ns) = Namespace::of(attr) else {
             continue;
         };
-        if let syn::Meta::List(list) = &attr.meta {
-            if list.tokens.is_empty() {
-                continue;
-            }
+        if let syn::Meta::List(list) = &attr.meta
+            && list.tokens.is_empty()
+        {
+            continue;
         }
         if let Err(err) = attr.parse_nested_meta(|meta| f(ns, &meta)) {
             cx.syn_error(err);

@@ -83,7 +83,7 @@ mod imp {
 
     pub(super) fn map(size: usize, huge: HugePages, calls: &mut MapCalls) -> Option<NonNull<u8>> {
         #[cfg(target_os = "linux")]
-        if huge == HugePages::HugeTlb && size % HUGE_PAGE == 0 {
+        if huge == HugePages::HugeTlb && size.is_multiple_of(HUGE_PAGE) {
             calls.maps += 1;
             if let Some(ptr) = mmap_anonymous(size, libc::MAP_HUGETLB) {
                 return Some(ptr);

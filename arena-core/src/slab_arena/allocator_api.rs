@@ -45,7 +45,7 @@ unsafe impl Allocator for &SlabArena {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
         debug_assert!(new_layout.size() <= old_layout.size());
-        if ptr.as_ptr().addr() % new_layout.align() == 0 {
+        if ptr.as_ptr().addr().is_multiple_of(new_layout.align()) {
             // The block stays where it is, with a shorter length; its tail is simply not
             // handed out again before reset.
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
