@@ -202,7 +202,10 @@ mod tests {
         let c = Classes::new(PAGE, 1 << 20).unwrap();
         for size in (0..(3 << 20)).step_by(997) {
             let chunk = c.chunk_size_for(size).unwrap();
-            assert!(chunk >= size && chunk.is_multiple_of(PAGE), "{size} -> {chunk}");
+            assert!(
+                chunk >= size && chunk.is_multiple_of(PAGE),
+                "{size} -> {chunk}"
+            );
             if let Some(Fit::Class(i)) = c.fit(size) {
                 assert!(
                     i == 0 || c.size(i - 1) < size,
