@@ -16,7 +16,9 @@
 //!   arena collections of bumpalo and bump-scope.
 //!
 //! Sequences are collected outside the arena and copied in once at their exact size, so the
-//! arena holds the live data and little else, whatever the format's size hints.
+//! arena holds the live data and little else, whatever the format's size hints. [`ArenaVec`]
+//! and [`ArenaString`] do the same for slices and strings built by hand: push, then freeze
+//! into a `&'bump mut [T]` or `&'bump mut str`, on any arena.
 //!
 //! # Examples
 //!
@@ -34,6 +36,8 @@
 
 mod allocator;
 mod arena_deserialize;
+mod arena_string;
+mod arena_vec;
 mod bstr;
 mod chunk_pool;
 mod impls;
@@ -46,6 +50,8 @@ mod slice_builder;
 
 pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};
 pub use arena_deserialize::ArenaDeserialize;
+pub use arena_string::ArenaString;
+pub use arena_vec::ArenaVec;
 pub use bstr::BStr;
 pub use chunk_pool::{
     ChunkPool, ChunkPoolBuilder, ClassStats, HugePages, PoolConfigError, PoolStats, Reserve,
