@@ -13,6 +13,24 @@ use arena_core::{ArenaString, ArenaVec, BumpAllocator, BumpAllocatorExt, SlabAre
 use proptest::prelude::*;
 use slab_support::cases;
 
+/// Runs `$body` with `$arena` bound to a fresh arena of each backend in turn.
+macro_rules! on_every_backend {
+    (|$arena:ident| $body:expr) => {{
+        {
+            let $arena = &bumpalo::Bump::new();
+            $body;
+        }
+        {
+            let $arena = &bump_scope::Bump::<bump_scope::alloc::Global>::new();
+            $body;
+        }
+        {
+            let $arena = &SlabArena::new();
+            $body;
+        }
+    }};
+}
+
 /// Vectors open at once in a program.
 const VECS: usize = 3;
 /// Strings open at once in a program.
@@ -167,9 +185,7 @@ proptest! {
 
     #[test]
     fn programs_match_vec_and_string(ops in prop::collection::vec(op(), 0..200)) {
-        run(&bumpalo::Bump::new(), &ops);
-        run(&bump_scope::Bump::<bump_scope::alloc::Global>::new(), &ops);
-        run(&SlabArena::new(), &ops);
+        on_every_backend!(|arena| run(arena, &ops));
         let slab = SlabArena::new();
         run::<dyn BumpAllocator>(&slab, &ops);
     }
@@ -204,9 +220,7 @@ fn build_many<A: BumpAllocator>(arena: &A) {
 
 #[test]
 fn the_arena_holds_frozen_data_at_its_exact_size() {
-    build_many(&bumpalo::Bump::new());
-    build_many(&bump_scope::Bump::<bump_scope::alloc::Global>::new());
-    build_many(&SlabArena::new());
+    on_every_backend!(|arena| build_many(arena));
 }
 
 #[test]
@@ -303,9 +317,7 @@ fn over_aligned<A: BumpAllocator>(arena: &A) {
 
 #[test]
 fn over_aligned_elements_are_aligned() {
-    over_aligned(&bumpalo::Bump::new());
-    over_aligned(&bump_scope::Bump::<bump_scope::alloc::Global>::new());
-    over_aligned(&SlabArena::new());
+    on_every_backend!(|arena| over_aligned(arena));
 }
 
 #[test]
