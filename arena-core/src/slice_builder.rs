@@ -107,7 +107,7 @@ impl<T> Place<T> {
 impl<'bump, T> SliceBuilder<'bump, T> {
     /// Opens a sequence announced as `hint` elements long: a direct arena block if `direct` is
     /// allowed and the hint is small enough, else a scratch frame.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new<A: BumpAllocator + ?Sized>(
         arena: &'bump A,
         hint: Option<usize>,

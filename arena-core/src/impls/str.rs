@@ -11,6 +11,7 @@ use crate::limits;
 use crate::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
 /// Reads a string into the arena, uniquely borrowed so arena collections can adopt it.
+#[inline(always)]
 pub(crate) fn deserialize_str_mut<'de, 'bump, A, D>(
     arena: &'bump A,
     deserializer: D,
@@ -31,7 +32,7 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
         f.write_str("a string")
     }
 
-    #[inline]
+    #[inline(always)]
     fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
         limits::admit_str(v.len()).map_err(limit_error)?;
         let bytes = self
@@ -51,7 +52,7 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
 }
 
 impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for &'bump str {
-    #[inline]
+    #[inline(always)]
     fn deserialize_in<'de, D: Deserializer<'de>>(
         arena: &'bump A,
         deserializer: D,

@@ -1,0 +1,83 @@
+//! Runs one cell of the matrix in this process, for a profiler: `perf record` or
+//! `valgrind --tool=callgrind` see one strategy's code and nothing else (no child processes, no
+//! timing loop, no counting pass).
+//!
+//! ```sh
+//! cargo build --release -p arena-bench --example profile_cell
+//! valgrind --tool=callgrind target/release/examples/profile_cell postcard city slab-fresh 2MB 5
+//! ```
+//!
+//! Arguments: format, dataset, strategy (names as in `--help` of arena-bench; the `*-mimalloc`
+//! strategies run with this binary's system allocator), size of the synthetic city, and the
+//! number of documents to read (default 10). Prints the total time and the
+//! time per document (only indicative under a profiler).
+
+use std::time::Instant;
+
+use arena_bench::datasets::{Dataset, DatasetId};
+use arena_bench::format::{Format, FormatId};
+use arena_bench::run::{documents, parse_size};
+use arena_bench::strategies::{CellVisitor, StrategyId, dispatch};
+use arena_bench::strategy::{Observed, Strategy};
+
+struct Profile<'a> {
+    input: &'a [u8],
+    expect_digest: u64,
+    docs: u32,
+}
+
+impl CellVisitor for Profile<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<F: Format, D: Dataset, S: Strategy<D>>(self, strategy: StrategyId) -> Self::Output {
+        let mut state = S::new_state();
+        // Correct first, as in the benchmark.
+        let mut observed = Observed::default();
+        S::once::<F>(&mut state, self.input, Some(&mut observed))?;
+        if observed.digest != self.expect_digest {
+            return Err(format!("{} read a different value", strategy.name()));
+        }
+        let started = Instant::now();
+        for _ in 0..self.docs {
+            S::once::<F>(&mut state, self.input, None)?;
+        }
+        let elapsed = started.elapsed();
+        println!(
+            "{} {} {}: {} documents of {} bytes in {:?} ({:?} per document)",
+            F::NAME,
+            D::NAME,
+            strategy.name(),
+            self.docs,
+            self.input.len(),
+            elapsed,
+            elapsed / self.docs.max(1)
+        );
+        Ok(())
+    }
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [format, dataset, strategy, rest @ ..] = args.as_slice() else {
+        return Err("usage: profile_cell FORMAT DATASET STRATEGY [SIZE] [DOCUMENTS]".to_owned());
+    };
+    let format = FormatId::from_name(format).ok_or("unknown format")?;
+    let dataset = DatasetId::from_name(dataset).ok_or("unknown dataset")?;
+    let strategy = StrategyId::from_name(strategy).ok_or("unknown strategy")?;
+    let size = rest.first().map_or(Ok(2_000_000), |s| parse_size(s))?;
+    let docs = rest
+        .get(1)
+        .map_or(Ok(10), |n| n.parse().map_err(|_| "DOCUMENTS: a number"))?;
+    let prepared = documents(dataset, size, &[format])?;
+    let input = &prepared.bytes[0].1;
+    dispatch(
+        format,
+        dataset,
+        strategy,
+        Profile {
+            input,
+            expect_digest: prepared.digest,
+            docs,
+        },
+    )
+}
