@@ -55,6 +55,11 @@ use crate::allocator::{AllocError, BumpAllocator, BumpAllocatorExt};
 
 mod spares;
 
+/// Frees this thread's spare staging buffers (see `spares`).
+pub(crate) fn release_thread_spares() {
+    spares::free_all();
+}
+
 /// A growable vector that freezes into a `&'bump mut [T]` in the arena at its exact size.
 ///
 /// The API is the same whatever the arena: bumpalo, bump-scope, [`SlabArena`](crate::SlabArena)

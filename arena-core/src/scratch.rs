@@ -132,9 +132,12 @@ std::thread_local! {
 ///
 /// The scratch stack keeps the largest capacity it needed (the biggest sequence's elements, plus
 /// those of the sequences enclosing it), so that the next document reuses warm memory. Call this
-/// after a one-off large document to give that memory back.
+/// after a one-off large document to give that memory back. It also frees the spare staging
+/// buffers [`ArenaVec`](crate::ArenaVec) and [`ArenaString`](crate::ArenaString) keep for reuse
+/// (at most 256 KiB per thread).
 pub fn release_thread_scratch() {
     let _ = STACK.try_with(Stack::release);
+    crate::arena_vec::release_thread_spares();
 }
 
 /// Bytes of scratch memory this thread holds: what size hints and sequences made it reserve.

@@ -114,10 +114,16 @@ fn count() -> usize {
     SPARES.with(|spares| spares.borrow().list.len())
 }
 
-/// Frees this thread's spare buffers (tests may share a thread).
-#[cfg(test)]
-fn free_all() {
-    SPARES.with(|spares| drop(spares.replace(Spares { list: Vec::new() })));
+/// Frees this thread's spare buffers (for [`release_thread_scratch`], and tests that share a
+/// thread). Does nothing while the list is borrowed or after the thread-local is gone.
+///
+/// [`release_thread_scratch`]: crate::release_thread_scratch
+pub(super) fn free_all() {
+    let _ = SPARES.try_with(|spares| {
+        if let Ok(mut spares) = spares.try_borrow_mut() {
+            drop(mem::replace(&mut *spares, Spares { list: Vec::new() }));
+        }
+    });
 }
 
 #[cfg(test)]
@@ -156,5 +162,14 @@ mod tests {
         }
         assert_eq!(count(), MAX_SPARES);
         free_all();
+    }
+
+    #[test]
+    fn release_thread_scratch_frees_the_spares() {
+        free_all();
+        give_back(Vec::<u64>::with_capacity(8));
+        assert_eq!(count(), 1);
+        crate::release_thread_scratch();
+        assert_eq!(count(), 0);
     }
 }
