@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Measures the code serde_derive's `Deserialize` and `#[derive(ArenaDeserialize)]` generate for
+# the same 50 types (40 structs of 6 fields, 10 enums with unit, newtype, tuple and struct
+# variants): the figures in the README's "Size of the generated code".
+#
+#   tests/codesize/measure.sh        # CARGO_TARGET_DIR defaults to tests/codesize/target
+#
+# 1. gen.py writes four binaries into src/bin/: the 50 types each read from JSON, with serde_derive
+#    on the owned twins (serde_types) and with ArenaDeserialize into a bumpalo arena
+#    (arena_types), and for each a baseline reading one tuple of the same field types.
+# 2. Release build (codegen-units = 1); each binary must read every sample document.
+# 3. `.text` added by the 50 types: the types binary's `.text` minus its baseline's.
+# 4. LLVM IR lines of the functions naming the 50 types, debug build, `--emit=llvm-ir`
+#    (one codegen unit, v0 mangling so that generic instances name their type arguments).
+# 5. Expanded source of each types binary (`-Zunpretty=expanded`), if a nightly toolchain is
+#    installed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$here/target}
+docs=$CARGO_TARGET_DIR/codesize-docs
+bins=(serde_types arena_types serde_base arena_base)
+
+python3 gen.py src/bin "$docs"
+
+cargo build --release --locked --bins
+for bin in "${bins[@]}"; do
+    case $bin in
+        *_types) want="50 of 50 documents read" doc=$docs/types.jsonl ;;
+        *) want="1 of 1 documents read" doc=$docs/base.jsonl ;;
+    esac
+    got=$("$CARGO_TARGET_DIR/release/$bin" <"$doc")
+    if [[ $got != "$want" ]]; then
+        echo "$bin: expected '$want', got '$got'" >&2
+        exit 1
+    fi
+done
+
+text() {
+    size -A -d "$CARGO_TARGET_DIR/release/$1" | awk '$1 == ".text" { print $2 }'
+}
+
+ir_lines() {
+    local bin=$1 deps=$CARGO_TARGET_DIR/debug/deps
+    rm -f "$deps/$bin"-*.ll
+    CARGO_INCREMENTAL=0 cargo rustc --locked --bin "$bin" -- \
+        --emit=llvm-ir -C codegen-units=1 -C symbol-mangling-version=v0
+    local files=("$deps/$bin"-*.ll)
+    if [[ ${#files[@]} -ne 1 || ! -f ${files[0]} ]]; then
+        echo "$bin: expected one .ll file in $deps, found: ${files[*]}" >&2
+        exit 1
+    fi
+    python3 ir_lines.py "${files[0]}"
+}
+
+expanded_bytes() {
+    cargo +nightly rustc --locked --quiet --bin "$1" -- -Zunpretty=expanded | wc -c
+}
+
+pct() { # the change from $1 to $2, in percent
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.0f%%", (b - a) * 100 / a }'
+}
+
+declare -A size ir
+for bin in "${bins[@]}"; do
+    size[$bin]=$(text "$bin")
+done
+serde_text=$((size[serde_types] - size[serde_base]))
+arena_text=$((size[arena_types] - size[arena_base]))
+for bin in serde_types arena_types; do
+    out=$(ir_lines "$bin")
+    read -r lines funcs seed <<<"$out"
+    ir[$bin]="$lines lines in $funcs functions, $seed of them in ArenaSeed"
+    ir[$bin.lines]=$lines
+done
+if rustup which --toolchain nightly cargo >/dev/null 2>&1; then
+    serde_exp=$(expanded_bytes serde_types)
+    arena_exp=$(expanded_bytes arena_types)
+fi
+
+echo
+echo "$(rustc -V), $(uname -sm)"
+for bin in "${bins[@]}"; do
+    printf '  %-12s .text %10d bytes\n' "$bin" "${size[$bin]}"
+done
+echo
+echo "                                  serde_derive   ArenaDeserialize"
+printf '.text added by the 50 types      %12d   %12d (%s)\n' \
+    "$serde_text" "$arena_text" "$(pct "$serde_text" "$arena_text")"
+printf 'LLVM IR lines naming the types   %12d   %12d (%s)\n' \
+    "${ir[serde_types.lines]}" "${ir[arena_types.lines]}" \
+    "$(pct "${ir[serde_types.lines]}" "${ir[arena_types.lines]}")"
+if [[ -n ${serde_exp-} ]]; then
+    printf 'expanded source, bytes           %12d   %12d (%s)\n' \
+        "$serde_exp" "$arena_exp" "$(pct "$serde_exp" "$arena_exp")"
+else
+    echo "expanded source: skipped (no nightly toolchain)"
+fi
+echo "(IR: serde_derive ${ir[serde_types]}, ArenaDeserialize ${ir[arena_types]})"
