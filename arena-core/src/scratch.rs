@@ -357,6 +357,7 @@ impl<T> ScratchVec<T> {
     /// Moves the elements out one by one, in order, into `f`; stops at the first error.
     ///
     /// Nothing is borrowed while `f` runs, so `f` may allocate and deserialize.
+    #[cfg(any(feature = "hashbrown", test))]
     pub(crate) fn drain_each<E>(mut self, mut f: impl FnMut(T) -> Result<(), E>) -> Result<(), E> {
         match &mut self.frame {
             Frame::Stack {

@@ -243,7 +243,8 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     }
 
     /// The elements as a scratch vector (moving them out of a direct block if need be), for
-    /// containers that are built from the count.
+    /// containers that are built from the count (the hashbrown maps and sets).
+    #[cfg(feature = "hashbrown")]
     pub(crate) fn into_scratch(self) -> Result<ScratchVec<T>, BuildError> {
         match self.place {
             Place::Scratch { items, .. } => Ok(items),
