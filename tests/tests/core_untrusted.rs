@@ -536,6 +536,41 @@ fn duplicate_keys_and_trailing_bytes() {
         assert!(e.contains("trailing characters"), "{e}");
         assert_eq!(Format::Postcard.decode_in::<u8, _>(arena, &[1, 2]), Ok(1));
         assert!(postcard::from_bytes::<u8>(&[1, 2]).is_ok());
+        // The other binary formats' own helpers accept trailing bytes too, and so does the
+        // arena: it reads the value and leaves the rest, as they do.
+        let standard = bincode::config::standard();
+        assert_eq!(
+            bincode::serde::decode_from_slice::<u8, _>(&[1, 2], standard).ok(),
+            Some((1, 1))
+        );
+        assert_eq!(Format::Bincode.decode_in::<u8, _>(arena, &[1, 2]), Ok(1));
+        assert_eq!(rmp_serde::from_slice::<u8>(&[1, 2]).ok(), Some(1));
+        assert_eq!(Format::MsgPack.decode_in::<u8, _>(arena, &[1, 2]), Ok(1));
+        let cbor_helper = cbor4ii::serde::from_slice::<u8>(&[1, 2]);
+        assert_eq!(
+            Format::Cbor.decode_in::<u8, _>(arena, &[1, 2]).is_ok(),
+            cbor_helper.is_ok(),
+            "{cbor_helper:?}"
+        );
+        // Duplicate keys in the other map formats: MessagePack and CBOR maps of three entries,
+        // `id` twice.
+        let msgpack = [
+            0x83, 0xa2, b'i', b'd', 0x01, 0xa5, b's', b'm', b'a', b'l', b'l', 0x02, 0xa2, b'i',
+            b'd', 0x03,
+        ];
+        let cbor = [
+            0xa3, 0x62, b'i', b'd', 0x01, 0x65, b's', b'm', b'a', b'l', b'l', 0x02, 0x62, b'i',
+            b'd', 0x03,
+        ];
+        for (format, input) in [
+            (Format::MsgPackNamed, &msgpack[..]),
+            (Format::Cbor, &cbor[..]),
+        ] {
+            let serde_err = format.decode_owned::<Record>(input).unwrap_err();
+            let e = format.decode_in::<Record, _>(arena, input).unwrap_err();
+            assert_eq!(e, serde_err, "{format}");
+            assert!(e.contains("duplicate field `id`"), "{format}: {e}");
+        }
     });
 }
 
