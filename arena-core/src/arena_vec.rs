@@ -390,26 +390,7 @@ impl<'bump, T, A: BumpAllocator + ?Sized> ArenaVec<'bump, T, A> {
     where
         T: 'bump,
     {
-        let len = self.staged.len();
-        let arena: &'bump A = self.arena;
-        let dst = arena.try_alloc_uninit_slice::<T>(len)?;
-        debug_assert_eq!(
-            dst.len(),
-            len,
-            "a fresh allocation has the requested length"
-        );
-        // SAFETY: `staged` holds `len` initialised elements and `dst` is a fresh arena block of
-        // exactly `len` elements (dangling for zero-sized `T` or `len == 0`, where nothing is
-        // copied), so the copy stays in bounds and cannot overlap. `set_len(0)` right after
-        // makes the copy a move: `staged` forgets the values without dropping them, and no
-        // panic can happen in between. The block now holds `len` initialised `T`s, unaliased
-        // for `'bump` by the `BumpAllocator` contract, so viewing it as `&'bump mut [T]` is
-        // sound.
-        unsafe {
-            ptr::copy_nonoverlapping(self.staged.as_ptr(), dst.as_mut_ptr().cast::<T>(), len);
-            self.staged.set_len(0);
-            Ok(&mut *(ptr::from_mut(dst) as *mut [T]))
-        }
+        move_into(self.arena, &mut self.staged)
     }
 
     /// Moves the elements into the arena, in one allocation of exactly their size, and returns
@@ -440,6 +421,40 @@ impl<'bump, T, A: BumpAllocator + ?Sized> ArenaVec<'bump, T, A> {
 }
 
 /// Panics with the message of `e`: the panicking twins' failure path.
+/// Moves the elements of `vec` into one arena block of exactly their size, leaving `vec` empty
+/// (its buffer kept): how [`ArenaVec`] and the scratch stack's heap frames freeze.
+///
+/// # Errors
+///
+/// [`AllocError`] when the arena cannot hold the elements; `vec` keeps them then.
+#[expect(
+    clippy::mut_from_ref,
+    reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+)]
+pub(crate) fn move_into<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
+    arena: &'bump A,
+    vec: &mut Vec<T>,
+) -> Result<&'bump mut [T], AllocError> {
+    let len = vec.len();
+    let dst = arena.try_alloc_uninit_slice::<T>(len)?;
+    debug_assert_eq!(
+        dst.len(),
+        len,
+        "a fresh allocation has the requested length"
+    );
+    // SAFETY: `vec` holds `len` initialised elements and `dst` is a fresh arena block of
+    // exactly `len` elements (dangling for zero-sized `T` or `len == 0`, where nothing is
+    // copied), so the copy stays in bounds and cannot overlap. `set_len(0)` right after makes
+    // the copy a move: `vec` forgets the values without dropping them, and no panic can happen
+    // in between. The block now holds `len` initialised `T`s, unaliased for `'bump` by the
+    // `BumpAllocator` contract, so viewing it as `&'bump mut [T]` is sound.
+    unsafe {
+        ptr::copy_nonoverlapping(vec.as_ptr(), dst.as_mut_ptr().cast::<T>(), len);
+        vec.set_len(0);
+        Ok(&mut *(ptr::from_mut(dst) as *mut [T]))
+    }
+}
+
 #[cold]
 #[inline(never)]
 pub(crate) fn out_of_memory<R>(e: AllocError) -> R {

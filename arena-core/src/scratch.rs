@@ -12,13 +12,12 @@
 //! Values left on the stack by a failed deserialization are leaked, never dropped, like every
 //! value in a bump arena.
 
-use core::alloc::Layout;
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
 use core::mem::{self, MaybeUninit};
 use core::ptr::{self, NonNull};
 
-use crate::allocator::{AllocError, BumpAllocator};
+use crate::allocator::{AllocError, BumpAllocator, BumpAllocatorExt};
 
 /// Serde's cautious rule: never reserve more than 1 MiB because an input said so.
 const MAX_PREALLOC_BYTES: usize = 1024 * 1024;
@@ -312,46 +311,35 @@ impl<T> ScratchVec<T> {
     where
         T: 'bump,
     {
-        let len = self.len();
-        if len == 0 {
-            return Ok(&mut []);
-        }
-        let layout =
-            Layout::array::<T>(len).map_err(|_| AllocError::size_overflow(mem::align_of::<T>()))?;
-        let dst = if layout.size() == 0 {
-            NonNull::<T>::dangling()
-        } else {
-            arena.try_alloc_layout(layout)?.cast::<T>()
-        };
         match &mut self.frame {
+            Frame::Heap(vec) => crate::arena_vec::move_into(arena, vec),
             Frame::Stack {
                 stack,
                 start,
                 token,
+                count,
                 ..
             } => {
+                let len = *count;
+                let dst = arena.try_alloc_uninit_slice::<T>(len)?;
                 let stack = stack_of(*stack);
                 assert_innermost(stack, *token);
                 // SAFETY: the frame's `len` elements are initialised at `start..`, aligned (see
-                // `push`); `dst` is a fresh arena block of `layout` (or dangling for zero-sized
-                // `T`, where the copy is of zero bytes), disjoint from the stack. The copy moves
-                // the values: the frame is closed by `Drop` right after and never reads them.
+                // `push`); `dst` is a fresh arena block of `len` elements (dangling for
+                // zero-sized `T` or `len == 0`, where the copy is of zero bytes), disjoint from
+                // the stack. The copy moves the values: the frame is closed by `Drop` right
+                // after and never reads them. The block then holds `len` initialised `T`s, kept
+                // valid and unaliased for `'bump` by the arena.
                 unsafe {
-                    ptr::copy_nonoverlapping(stack.at(*start).cast::<T>(), dst.as_ptr(), len);
-                }
-            }
-            Frame::Heap(vec) => {
-                // SAFETY: `vec` holds `len` initialised elements, disjoint from the fresh arena
-                // block; `set_len(0)` then makes the copy a move.
-                unsafe {
-                    ptr::copy_nonoverlapping(vec.as_ptr(), dst.as_ptr(), len);
-                    vec.set_len(0);
+                    ptr::copy_nonoverlapping(
+                        stack.at(*start).cast::<T>(),
+                        dst.as_mut_ptr().cast::<T>(),
+                        len,
+                    );
+                    Ok(&mut *(ptr::from_mut(dst) as *mut [T]))
                 }
             }
         }
-        // SAFETY: `dst` now holds `len` initialised values moved out of the frame; the arena
-        // keeps the block valid and unaliased for `'bump`.
-        Ok(unsafe { core::slice::from_raw_parts_mut(dst.as_ptr(), len) })
     }
 
     /// Moves the elements out one by one, in order, into `f`; stops at the first error.
