@@ -37,6 +37,20 @@ const DEFAULT_MIN_CHUNK: usize = 64 * KIB;
 const DEFAULT_MAX_CHUNK: usize = 64 * MIB;
 /// How many of the latest arena sizes the automatic reserve remembers.
 const RECENT_ARENAS: usize = 16;
+/// How many of the latest arenas' used bytes the first-chunk hint is the minimum of: two, so
+/// one spike does not make the next arena take a spike-sized chunk.
+const HINT_ARENAS: usize = 2;
+
+/// What an arena giving its chunks back (on drop or reset) held and used, which the pool
+/// remembers: the reserved bytes for [`Reserve::Auto`], the used bytes for
+/// [`first_chunk_hint`](ChunkPool::first_chunk_hint).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ArenaUse {
+    /// Bytes of the chunks the arena held.
+    pub(crate) reserved: usize,
+    /// Bytes it handed out, alignment padding included.
+    pub(crate) used: usize,
+}
 
 /// How many free bytes a pool keeps mapped for the next arenas.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -159,6 +173,8 @@ impl ChunkPoolBuilder {
             os: OsCalls::default(),
             recent_arenas: [0; RECENT_ARENAS],
             recent_next: 0,
+            recent_used: [0; HINT_ARENAS],
+            recent_used_count: 0,
             tick: 0,
             hugetlb_unavailable: false,
         };
@@ -315,6 +331,10 @@ struct State {
     recent_arenas: [usize; RECENT_ARENAS],
     /// Next slot of `recent_arenas` to overwrite.
     recent_next: usize,
+    /// Used bytes of the latest arenas that gave their chunks back, newest first.
+    recent_used: [usize; HINT_ARENAS],
+    /// How many entries of `recent_used` are filled (at most `HINT_ARENAS`).
+    recent_used_count: usize,
     /// Incremented on every chunk put back; orders the free chunks by age.
     tick: u64,
     /// A `MAP_HUGETLB` mapping failed once: the pool maps normal pages from then on instead of
@@ -381,6 +401,19 @@ impl ChunkPool {
             Reserve::Bytes(bytes) => bytes,
             Reserve::Auto => state.recent_arenas.iter().copied().max().unwrap_or(0),
         }
+    }
+
+    /// How many bytes the next arena will probably use: the least of what the last two arenas
+    /// that gave their chunks back used (what the last one used when only one has), or `None`
+    /// before any has. A fresh arena sizes its first chunk by it, so documents of a steady size
+    /// each take one chunk.
+    pub(crate) fn first_chunk_hint(&self) -> Option<usize> {
+        let state = self.lock();
+        state.recent_used[..state.recent_used_count]
+            .iter()
+            .copied()
+            .min()
+            .filter(|&used| used > 0)
     }
 
     /// A chunk of at least `size` bytes: the hottest free chunk of its class, or a new mapping.
@@ -479,25 +512,24 @@ impl ChunkPool {
     }
 
     /// Takes back `chunks` (all from this pool), then trims the free memory down to the
-    /// reserve if it exceeds [`trim_threshold`]. `arena_bytes`: the reserved bytes of the arena
-    /// giving them back (if it is done with them: drop or reset), remembered for
-    /// [`Reserve::Auto`].
+    /// reserve if it exceeds [`trim_threshold`]. `arena`: what the arena giving them back held
+    /// and used, if it is done with them (drop or reset), remembered for [`Reserve::Auto`] and
+    /// [`first_chunk_hint`](Self::first_chunk_hint).
     ///
     /// The iterator is consumed with the pool locked: it must yield each chunk only after it
     /// is done reading it (the pool poisons or unmaps it at once).
-    pub(crate) fn give_back(
-        &self,
-        chunks: impl Iterator<Item = Chunk>,
-        arena_bytes: Option<usize>,
-    ) {
+    pub(crate) fn give_back(&self, chunks: impl Iterator<Item = Chunk>, arena: Option<ArenaUse>) {
         let mut state = self.lock();
         for chunk in chunks {
             state.put_back(self.classes, chunk);
         }
-        if let Some(arena_bytes) = arena_bytes {
+        if let Some(arena) = arena {
             let slot = state.recent_next;
-            state.recent_arenas[slot] = arena_bytes;
+            state.recent_arenas[slot] = arena.reserved;
             state.recent_next = (slot + 1) % RECENT_ARENAS;
+            state.recent_used.copy_within(..HINT_ARENAS - 1, 1);
+            state.recent_used[0] = arena.used;
+            state.recent_used_count = (state.recent_used_count + 1).min(HINT_ARENAS);
         }
         let reserve = self.reserve_bytes(&state);
         if state.bytes_free > trim_threshold(reserve) {
@@ -787,8 +819,8 @@ mod tests {
         let b = pool.take(PAGE).unwrap();
         assert_eq!((a.size(), b.size()), (PAGE, PAGE));
         let b_ptr = b.ptr();
-        pool.give_back([a].into_iter(), Some(PAGE));
-        pool.give_back([b].into_iter(), Some(PAGE));
+        pool.give_back([a].into_iter(), Some(arena(PAGE)));
+        pool.give_back([b].into_iter(), Some(arena(PAGE)));
         pool.check_invariants();
         // The hottest (last given back) comes out first.
         let c = pool.take(10).unwrap();
@@ -800,7 +832,7 @@ mod tests {
         assert_eq!((s.classes[0].in_use, s.classes[0].free), (1, 1));
         assert_eq!(s.dedicated.in_use, 1);
         let big_ptr = big.ptr();
-        pool.give_back([c, big].into_iter(), Some(7 * PAGE));
+        pool.give_back([c, big].into_iter(), Some(arena(7 * PAGE)));
         pool.check_invariants();
         let s = pool.stats();
         assert_eq!((s.dedicated.free, s.dedicated.released), (1, 0));
@@ -836,7 +868,7 @@ mod tests {
         let a = pool.take(2 * PAGE).unwrap();
         let b = pool.take(2 * PAGE).unwrap();
         assert!(pool.take(1).is_none(), "over the limit");
-        pool.give_back([a].into_iter(), Some(0));
+        pool.give_back([a].into_iter(), Some(arena(0)));
         // A 4-page chunk needs the free 2-page one released first.
         assert!(pool.take(4 * PAGE).is_none(), "b still holds 2 pages");
         let c = pool.take(PAGE).unwrap();
@@ -844,7 +876,7 @@ mod tests {
         let s = pool.stats();
         assert_eq!(s.classes[1].released, 1);
         assert!(s.bytes_mapped <= 4 * PAGE);
-        pool.give_back([b, c].into_iter(), Some(0));
+        pool.give_back([b, c].into_iter(), Some(arena(0)));
         pool.check_invariants();
     }
 
@@ -859,15 +891,15 @@ mod tests {
         let hottest = chunks[3].ptr();
         // 3 pages free is at the threshold (2 + 1): no trim yet.
         let mut chunks = chunks.into_iter();
-        pool.give_back(chunks.by_ref().take(3), Some(0));
+        pool.give_back(chunks.by_ref().take(3), Some(arena(0)));
         assert_eq!(pool.stats().os_unmap_calls, 0);
-        pool.give_back(chunks, Some(0));
+        pool.give_back(chunks, Some(arena(0)));
         let s = pool.stats();
         assert_eq!(s.os_unmap_calls, 2);
         assert_eq!(s.bytes_free, 2 * PAGE);
         let again = pool.take(PAGE).unwrap();
         assert_eq!(again.ptr(), hottest, "the hottest chunk stays");
-        pool.give_back([again].into_iter(), Some(0));
+        pool.give_back([again].into_iter(), Some(arena(0)));
         pool.check_invariants();
     }
 
@@ -901,7 +933,7 @@ mod tests {
                     assert!((2..=3).contains(&s.os_map_calls), "{s}");
                 }
             }
-            pool.give_back([a, b].into_iter(), Some(0));
+            pool.give_back([a, b].into_iter(), Some(arena(0)));
             pool.check_invariants();
         }
     }
@@ -945,6 +977,39 @@ mod tests {
         pool.give_back([a, big].into_iter(), None);
     }
 
+    /// An arena that used all it held.
+    fn arena(bytes: usize) -> ArenaUse {
+        ArenaUse {
+            reserved: bytes,
+            used: bytes,
+        }
+    }
+
+    #[test]
+    fn first_chunk_hint_is_the_least_of_the_last_two_arenas_once_one_reported() {
+        let pool = ChunkPool::builder()
+            .chunk_sizes(PAGE, 4 * PAGE)
+            .build()
+            .unwrap();
+        let used = |used| ArenaUse {
+            reserved: 4 * PAGE,
+            used,
+        };
+        assert_eq!(pool.first_chunk_hint(), None);
+        pool.give_back(core::iter::empty(), Some(used(3000)));
+        assert_eq!(pool.first_chunk_hint(), Some(3000), "the only arena");
+        pool.give_back(core::iter::empty(), None);
+        assert_eq!(pool.first_chunk_hint(), Some(3000), "a rewind is no arena");
+        pool.give_back(core::iter::empty(), Some(used(5000)));
+        assert_eq!(pool.first_chunk_hint(), Some(3000));
+        pool.give_back(core::iter::empty(), Some(used(90_000)));
+        assert_eq!(pool.first_chunk_hint(), Some(5000), "one spike is ignored");
+        pool.give_back(core::iter::empty(), Some(used(80_000)));
+        assert_eq!(pool.first_chunk_hint(), Some(80_000));
+        pool.give_back(core::iter::empty(), Some(used(0)));
+        assert_eq!(pool.first_chunk_hint(), None, "an empty arena: no hint");
+    }
+
     #[test]
     fn auto_reserve_follows_recent_arenas() {
         let pool = ChunkPool::builder()
@@ -952,7 +1017,7 @@ mod tests {
             .build()
             .unwrap();
         let chunks: Vec<_> = (0..8).map(|_| pool.take(PAGE).unwrap()).collect();
-        pool.give_back(chunks.into_iter(), Some(2 * PAGE));
+        pool.give_back(chunks.into_iter(), Some(arena(2 * PAGE)));
         let s = pool.stats();
         assert_eq!(s.reserve_bytes, 2 * PAGE);
         assert_eq!(s.bytes_free, 2 * PAGE);

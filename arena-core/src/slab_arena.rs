@@ -5,8 +5,12 @@
 //! takes a new chunk from the pool of about 1/16 of what the arena already holds, up to a cap
 //! (1 MiB by default): a hot arena grows to large chunks, a cold one stays small, and the
 //! partly used last chunk is never a large part of the whole (a doubling arena can hold twice
-//! its data). An allocation larger than the cap gets a chunk of its own size. Because the pool keeps chunks that
-//! arenas gave back, a fresh arena per document costs what a reused one does.
+//! its data). An allocation larger than the cap gets a chunk of its own size.
+//!
+//! A fresh arena's first chunk is sized by what the pool's last two arenas used, and a reset
+//! keeps one chunk the size of everything the arena used: documents of a steady size take one
+//! chunk each (fresh arenas) or none (a reused one). Because the pool keeps the chunks arenas
+//! gave back, a fresh arena per document costs what a reused one does.
 //!
 //! Each chunk starts with a small header linking it to the arena's previous chunk, so the
 //! arena itself never allocates: its chunk list lives in its chunks.
@@ -22,9 +26,9 @@ use core::mem::size_of;
 use core::ptr::{self, NonNull};
 use std::sync::Arc;
 
-use crate::chunk_pool::{Chunk, ChunkPool, poison};
+use crate::chunk_pool::{ArenaUse, Chunk, ChunkPool, poison};
 use crate::{AllocError, ArenaStats, BumpAllocator, Checkpoint};
-use chunk_math::{bump_down, chunk_bytes_needed, chunk_request, exact_request, grow};
+use chunk_math::{bump_down, chunk_bytes_needed, chunk_request, exact_request, grow, sized_chunk};
 
 /// Default cap of the chunk growth: large enough that a hot arena takes a new chunk rarely
 /// (once per MiB, a free-list pop from a warm pool), small enough that the last, partly used
@@ -55,8 +59,10 @@ const EMPTY: usize = 1;
 /// - [`SlabArena::new`] draws from [`ChunkPool::global`], [`SlabArena::with_pool`] from a
 ///   pool you share, [`SlabArena::builder`] sets the first chunk size, the growth cap and a
 ///   byte limit.
-/// - [`reset`](Self::reset) keeps the largest chunk and gives the others back to the pool;
-///   dropping the arena gives them all back.
+/// - Its first chunk is as large as the pool's last two arenas used (the lesser), unless the
+///   builder sets the first chunk size.
+/// - [`reset`](Self::reset) keeps one chunk, large enough for everything the arena used, and
+///   gives the others back to the pool; dropping the arena gives them all back.
 /// - It implements [`BumpAllocator`], so every `ArenaDeserialize` type deserializes into it,
 ///   and `&SlabArena` implements allocator-api2's `Allocator` (feature `allocator-api2`, on by
 ///   default), so `hashbrown` maps live in it too.
@@ -104,6 +110,10 @@ pub struct SlabArena {
     next_size: Cell<usize>,
     /// Floor of `next_size`: the first chunk's size.
     initial_chunk: usize,
+    /// The first chunk is sized by what the pool's latest arenas used
+    /// ([`ChunkPool::first_chunk_hint`]) when that is more than `initial_chunk`: true unless
+    /// the builder set the initial size.
+    learn_first_chunk: bool,
     /// Cap of `next_size`.
     max_chunk: usize,
     /// Most bytes of chunks the arena may hold.
@@ -183,8 +193,10 @@ impl SlabArenaBuilder {
         self
     }
 
-    /// Size of the first chunk, rounded up to the pool's classes (default: the pool's smallest
-    /// class, 64 KiB).
+    /// Size of the first chunk, rounded up to the pool's classes. Default: what the last two
+    /// arenas that gave chunks back to the pool used (the lesser), so a fresh arena per
+    /// document of a steady size takes one chunk; the pool's smallest class (64 KiB) before
+    /// any has, or when they used less. Setting it turns that off.
     #[must_use]
     pub fn initial_chunk_size(mut self, bytes: usize) -> Self {
         self.initial_chunk = Some(bytes);
@@ -227,6 +239,7 @@ impl SlabArenaBuilder {
             reserved: Cell::new(0),
             next_size: Cell::new(initial),
             initial_chunk: initial,
+            learn_first_chunk: self.initial_chunk.is_none(),
             max_chunk,
             limit: self.limit,
             pool,
@@ -336,10 +349,8 @@ impl SlabArena {
         let chunk = if needed > self.max_chunk {
             // Larger than the arena's chunks: a chunk of its own, of about its size, rather
             // than a power-of-two class that could leave most of it unused.
-            let (size, max) =
-                exact_request(self.pool.classes(), needed, self.reserved.get(), self.limit)
-                    .ok_or(AllocError::new(layout))?;
-            self.pool.take_exact(size, max)
+            self.learned_first_chunk(needed)
+                .or_else(|| self.take_exact(needed))
         } else {
             let request = chunk_request(
                 self.pool.classes(),
@@ -349,12 +360,12 @@ impl SlabArena {
                 self.limit,
             )
             .ok_or(AllocError::new(layout))?;
-            self.pool.take(request)
+            self.learned_first_chunk(request)
+                .or_else(|| self.pool.take(request))
         }
         .ok_or(AllocError::new(layout))?;
         let size = chunk.size();
         let base = chunk.ptr().as_ptr();
-        let header = chunk.ptr().cast::<ChunkHeader>();
         // SAFETY: the chunk is `size >= needed > HEADER` bytes, so `base + size` is its end.
         let end = unsafe { base.add(size) };
         let bottom = base.addr() + HEADER;
@@ -364,16 +375,7 @@ impl SlabArena {
             self.pool.give_back(core::iter::once(chunk), None);
             return Err(AllocError::new(layout));
         };
-        poison::unpoison(base, HEADER);
-        // SAFETY: the chunk is ours alone (the pool handed out the token), page aligned and at
-        // least `HEADER` bytes, so the header fits at its start; it is written before any read.
-        unsafe {
-            header.write(ChunkHeader {
-                prev: self.head.get(),
-                chunk,
-                used: 0,
-            });
-        }
+        let header = write_header(chunk, self.head.get());
         self.head.set(Some(header));
         self.chunks.set(self.chunks.get() + 1);
         self.reserved.set(self.reserved.get() + size);
@@ -400,6 +402,25 @@ impl SlabArena {
         poison::unpoison(end.with_addr(addr), layout.size());
         // SAFETY: `addr >= bottom > base`, and `base` is non-null.
         Ok(unsafe { NonNull::new_unchecked(end.with_addr(addr)) })
+    }
+
+    /// A fresh arena's first chunk, sized by what the pool's latest arenas used, if that is
+    /// larger than the chunk of `size` bytes it would take anyway and the limits and the pool
+    /// allow it.
+    fn learned_first_chunk(&self, size: usize) -> Option<Chunk> {
+        if !self.learn_first_chunk || self.head.get().is_some() {
+            return None;
+        }
+        let learned = sized_chunk(self.pool.first_chunk_hint()?, HEADER)?;
+        (learned > size).then(|| self.take_exact(learned))?
+    }
+
+    /// A chunk of `needed` bytes rounded up to a page, not a class, if the arena limit and the
+    /// pool allow it.
+    fn take_exact(&self, needed: usize) -> Option<Chunk> {
+        let (size, max) =
+            exact_request(self.pool.classes(), needed, self.reserved.get(), self.limit)?;
+        self.pool.take_exact(size, max)
     }
 
     /// Records in the current chunk's header how much of it was handed out.
@@ -453,27 +474,59 @@ impl SlabArena {
         stats
     }
 
-    /// Forgets every allocation: keeps the largest chunk (poisoned under `arena_asan`) and
-    /// gives the others back to the pool. Taking `&mut self`, it cannot run while anything
-    /// allocated from the arena is still borrowed.
+    /// Forgets every allocation and keeps one chunk (poisoned under `arena_asan`), giving the
+    /// others back to the pool: a chunk the size of everything the arena used if it held
+    /// several and the pool has one (so the next document of that size takes no chunk), else
+    /// its largest. Taking `&mut self`, it cannot run while anything allocated from the arena
+    /// is still borrowed.
     pub fn reset(&mut self) {
         let mut keep: Option<(NonNull<ChunkHeader>, usize)> = None;
-        self.for_each_chunk(|header, size, _| {
+        let mut used = 0;
+        self.for_each_chunk(|header, size, bytes| {
+            used += bytes;
             if keep.is_none_or(|(_, kept)| size > kept) {
                 keep = Some((header, size));
             }
         });
-        let Some((keep, size)) = keep else {
+        let Some((largest, largest_size)) = keep else {
             return;
         };
-        if self.chunks.get() > 1 {
+        let arena = ArenaUse {
+            reserved: self.reserved.get(),
+            used,
+        };
+        let (keep, size) = if self.chunks.get() > 1 {
+            // All the chunks go back; one of the size used replaces them, unless the largest
+            // is already as large or the limits or the pool refuse one.
+            let single = sized_chunk(used, HEADER)
+                .filter(|&single| single > largest_size)
+                .and_then(|single| {
+                    let (single, max) = exact_request(self.pool.classes(), single, 0, self.limit)?;
+                    self.pool.take_exact(single, max)
+                });
+            let skip = if single.is_some() {
+                None
+            } else {
+                Some(largest)
+            };
             let others = ChunkDrain {
                 next: self.head.get(),
-                skip: Some(keep),
+                skip,
             };
-            self.pool.give_back(others, Some(self.reserved.get()));
-        }
-        // SAFETY: `keep` is a chunk of the list with a written header, and the only one left.
+            self.pool.give_back(others, Some(arena));
+            match single {
+                Some(chunk) => {
+                    let size = chunk.size();
+                    (write_header(chunk, None), size)
+                }
+                None => (largest, largest_size),
+            }
+        } else {
+            self.pool.give_back(core::iter::empty(), Some(arena));
+            (largest, largest_size)
+        };
+        // SAFETY: `keep` is a chunk of the list (or the one just taken) with a written header,
+        // and the only one left.
         unsafe { (*keep.as_ptr()).prev = None };
         let base = keep.cast::<u8>().as_ptr();
         poison::poison(base.wrapping_add(HEADER), size - HEADER);
@@ -641,6 +694,24 @@ impl SlabArena {
     }
 }
 
+/// Writes the header of `chunk`, just taken from the pool, at its start, linking it to `prev`
+/// (the arena's newest chunk, or `None`), and returns it.
+fn write_header(chunk: Chunk, prev: Option<NonNull<ChunkHeader>>) -> NonNull<ChunkHeader> {
+    let header = chunk.ptr().cast::<ChunkHeader>();
+    poison::unpoison(chunk.ptr().as_ptr(), HEADER);
+    // SAFETY: the chunk is ours alone (the pool handed out the token), page aligned and at
+    // least a page, so more than `HEADER` bytes: the header fits at its start, and it is
+    // written before any read.
+    unsafe {
+        header.write(ChunkHeader {
+            prev,
+            chunk,
+            used: 0,
+        });
+    }
+    header
+}
+
 /// Takes the chunks of a list out of their headers, newest first, skipping `skip`.
 struct ChunkDrain {
     /// Next header to read: a chunk of an arena's list, its header written.
@@ -674,11 +745,15 @@ impl Iterator for ChunkDrain {
 impl Drop for SlabArena {
     fn drop(&mut self) {
         if self.head.get().is_some() {
+            let arena = ArenaUse {
+                reserved: self.reserved.get(),
+                used: self.stats().used_bytes,
+            };
             let all = ChunkDrain {
                 next: self.head.get(),
                 skip: None,
             };
-            self.pool.give_back(all, Some(self.reserved.get()));
+            self.pool.give_back(all, Some(arena));
         }
     }
 }
@@ -760,6 +835,111 @@ mod tests {
         assert_eq!(arena.stats().chunks, 1);
         assert_eq!(arena.stats().used_bytes, 0);
         drop(arena);
+        pool.check_invariants();
+        assert_eq!(pool.stats().bytes_in_use, 0);
+    }
+
+    /// One document: 2,000 strings of 1 to 64 bytes, about 65 KB.
+    fn document(arena: &SlabArena) {
+        for i in 0..2_000 {
+            assert_eq!(arena.alloc_str(&"x".repeat(1 + i % 64)).len(), 1 + i % 64);
+        }
+    }
+
+    #[test]
+    fn a_fresh_arena_takes_one_chunk_for_a_document_the_last_arenas_held() {
+        let pool = small_pool();
+        let mut maps = Vec::new();
+        let mut chunks = Vec::new();
+        for _ in 0..5 {
+            let arena = SlabArena::with_pool(pool.clone());
+            document(&arena);
+            arena.check_invariants();
+            chunks.push(arena.stats().chunks);
+            drop(arena);
+            maps.push(pool.stats().os_map_calls);
+        }
+        // The first arena grows from 4 KiB chunks; from then on one chunk, the same one each
+        // time.
+        assert!(chunks[0] > 5, "{chunks:?}");
+        assert_eq!(chunks[1..], [1, 1, 1, 1], "{chunks:?}");
+        assert_eq!(maps[1], maps[4], "a steady document maps nothing: {maps:?}");
+        pool.check_invariants();
+
+        // The builder's initial size wins over what the pool learnt.
+        let fixed = SlabArena::builder()
+            .pool(pool.clone())
+            .initial_chunk_size(4096)
+            .build();
+        document(&fixed);
+        assert!(fixed.stats().chunks > 5, "{:?}", fixed.stats());
+        // So does the arena limit: a learnt chunk larger than it is not taken.
+        let limited = SlabArena::builder()
+            .pool(pool.clone())
+            .limit(16 * 1024)
+            .build();
+        assert!(limited.try_alloc_str("small").is_ok());
+        assert_eq!(limited.stats().chunk_bytes, 4096);
+    }
+
+    #[test]
+    fn reset_keeps_one_chunk_for_all_the_arena_used() {
+        let pool = small_pool();
+        let mut arena = SlabArena::with_pool(pool.clone());
+        document(&arena);
+        let used = arena.stats().used_bytes;
+        assert!(arena.stats().chunks > 5, "{:?}", arena.stats());
+        arena.reset();
+        arena.check_invariants();
+        let kept = arena.stats();
+        assert_eq!(kept.chunks, 1);
+        assert!(kept.reserved_bytes >= used, "{kept:?} for {used} used");
+        assert!(
+            kept.reserved_bytes < used + used / 16,
+            "{kept:?} for {used} used"
+        );
+        let maps = pool.stats().os_map_calls;
+        for _ in 0..3 {
+            document(&arena);
+            assert_eq!(arena.stats().chunks, 1, "the document fits the kept chunk");
+            arena.reset();
+        }
+        assert_eq!(pool.stats().os_map_calls, maps);
+        // The one chunk stays within the arena limit.
+        let mut limited = SlabArena::builder()
+            .pool(pool.clone())
+            .limit(40 * 1024)
+            .build();
+        for _ in 0..400 {
+            limited.alloc_slice_copy(&[7u8; 64]);
+        }
+        limited.reset();
+        limited.check_invariants();
+        assert_eq!(limited.stats().chunks, 1);
+        assert!(limited.stats().chunk_bytes <= 40 * 1024);
+        assert!(limited.stats().reserved_bytes >= 400 * 64);
+        // A pool whose limit leaves no room for that chunk: the arena keeps its largest.
+        let tight = Arc::new(
+            ChunkPool::builder()
+                .chunk_sizes(4096, 64 * 1024)
+                .limit(64 * 1024)
+                .build()
+                .unwrap(),
+        );
+        let mut full = SlabArena::with_pool(tight.clone());
+        for _ in 0..800 {
+            full.alloc_slice_copy(&[7u8; 64]);
+        }
+        let mut largest = 0;
+        full.for_each_chunk(|_, size, _| largest = largest.max(size));
+        assert!(largest < 800 * 64, "the test needs several chunks");
+        full.reset();
+        full.check_invariants();
+        assert_eq!(full.stats().chunks, 1);
+        assert_eq!(full.stats().chunk_bytes, largest);
+        drop(full);
+        tight.check_invariants();
+        drop((arena, limited));
         pool.check_invariants();
         assert_eq!(pool.stats().bytes_in_use, 0);
     }
