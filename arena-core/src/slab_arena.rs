@@ -59,8 +59,8 @@ const EMPTY: usize = 1;
 /// - [`SlabArena::new`] draws from [`ChunkPool::global`], [`SlabArena::with_pool`] from a
 ///   pool you share, [`SlabArena::builder`] sets the first chunk size, the growth cap and a
 ///   byte limit.
-/// - Its first chunk is as large as the pool's last two arenas used (the lesser), unless the
-///   builder sets the first chunk size.
+/// - Its first chunk is as large as the pool's last two arenas used (the lesser), taken when
+///   the arena is built, unless the builder sets the first chunk size.
 /// - [`reset`](Self::reset) keeps one chunk, large enough for everything the arena used, and
 ///   gives the others back to the pool; dropping the arena gives them all back.
 /// - It implements [`BumpAllocator`], so every `ArenaDeserialize` type deserializes into it,
@@ -221,7 +221,10 @@ impl SlabArenaBuilder {
         self
     }
 
-    /// The arena. It takes no chunk until the first allocation.
+    /// The arena. When the pool has seen arenas before and the first chunk size is not set,
+    /// it takes its first chunk now, as large as they used (see
+    /// [`initial_chunk_size`](Self::initial_chunk_size)), so its first allocation is no refill;
+    /// otherwise it takes no chunk until the first allocation.
     #[must_use]
     pub fn build(self) -> SlabArena {
         let pool = self.pool.unwrap_or_else(|| ChunkPool::global().clone());
@@ -230,7 +233,7 @@ impl SlabArenaBuilder {
             .max_chunk
             .unwrap_or_else(|| DEFAULT_MAX_CHUNK.min(classes.max()));
         let initial = self.initial_chunk.unwrap_or(classes.min()).min(max_chunk);
-        SlabArena {
+        let arena = SlabArena {
             cursor: Cell::new(ptr::without_provenance_mut(EMPTY)),
             bottom: Cell::new(EMPTY),
             current: Cell::new(None),
@@ -243,7 +246,14 @@ impl SlabArenaBuilder {
             max_chunk,
             limit: self.limit,
             pool,
+        };
+        // The first chunk now, out of the first allocation's way, when the pool knows how
+        // large the arenas it serves become.
+        if let Some(chunk) = arena.learned_first_chunk(initial) {
+            let size = chunk.size();
+            arena.install_sole_chunk(write_header(chunk, None), size);
         }
+        arena
     }
 }
 
@@ -530,14 +540,21 @@ impl SlabArena {
         unsafe { (*keep.as_ptr()).prev = None };
         let base = keep.cast::<u8>().as_ptr();
         poison::poison(base.wrapping_add(HEADER), size - HEADER);
-        self.head.set(Some(keep));
-        self.current.set(Some(keep));
+        self.install_sole_chunk(keep, size);
+    }
+
+    /// Makes `header`'s chunk, `size` bytes with its header written and linked to nothing, the
+    /// arena's only chunk, empty and current.
+    fn install_sole_chunk(&self, header: NonNull<ChunkHeader>, size: usize) {
+        let base = header.cast::<u8>().as_ptr();
+        self.head.set(Some(header));
+        self.current.set(Some(header));
         self.chunks.set(1);
         self.reserved.set(size);
         self.next_size
             .set(grow(size, self.initial_chunk, self.max_chunk));
         self.bottom.set(base.addr() + HEADER);
-        // `base + size` is the end of the kept chunk, which is `size` bytes long.
+        // `base + size` is the end of the chunk, which is `size` bytes long.
         self.cursor.set(base.wrapping_add(size));
     }
 
@@ -851,8 +868,10 @@ mod tests {
         let pool = small_pool();
         let mut maps = Vec::new();
         let mut chunks = Vec::new();
-        for _ in 0..5 {
+        for round in 0..5 {
             let arena = SlabArena::with_pool(pool.clone());
+            // From the second arena on, the chunk is taken when the arena is built.
+            assert_eq!(arena.stats().chunks, usize::from(round > 0));
             document(&arena);
             arena.check_invariants();
             chunks.push(arena.stats().chunks);
