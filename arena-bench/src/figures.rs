@@ -83,6 +83,10 @@ pub struct Latency {
     /// The warm-up: the process's first document, batched, per call. Its arena draws from an
     /// empty pool (or allocator), so this is where mapping and first touches show.
     pub first_document: Quantiles,
+    /// A fresh arena per document: the time to create each one (outside the `alloc` figures;
+    /// a `SlabArena` may take its first chunk there), one sample per document after the
+    /// first. `None` for a reused arena.
+    pub create: Option<Quantiles>,
 }
 
 /// `alloc` latency quantiles per call, in nanoseconds, the timer included.
@@ -196,10 +200,16 @@ pub fn latency<K: ArenaKind>(name: &str, reused: bool) -> Latency {
     let mut batches: Vec<u64> = Vec::with_capacity(ALLOCS_PER_DOC / BATCH * LATENCY_DOCS);
     let mut singles: Vec<u64> = Vec::with_capacity(ALLOCS_PER_DOC * LATENCY_DOCS);
     let mut first: Vec<u64> = Vec::with_capacity(ALLOCS_PER_DOC / BATCH);
+    let mut creates: Vec<u64> = Vec::with_capacity(2 * LATENCY_DOCS);
     let mut kept = K::create();
     // Document 0 is the warm-up; then odd documents are batched, even ones unbatched.
     for doc in 0..=2 * LATENCY_DOCS {
+        let t0 = ticks();
         let fresh = (!reused).then(K::create);
+        let t1 = ticks();
+        if doc > 0 && fresh.is_some() {
+            creates.push(t1.wrapping_sub(t0));
+        }
         let arena = fresh.as_ref().unwrap_or(&kept);
         if doc % 2 == 1 || doc == 0 {
             let into = if doc == 0 { &mut first } else { &mut batches };
@@ -251,6 +261,7 @@ pub fn latency<K: ArenaKind>(name: &str, reused: bool) -> Latency {
         timer_step_ns: timer.iter().copied().find(|&t| t > 0).unwrap_or(0) as f64 * scale,
         unbatched: Quantiles::of(&mut singles, 1, scale),
         first_document: Quantiles::of(&mut first, BATCH, scale),
+        create: (!reused).then(|| Quantiles::of(&mut creates, 1, scale)),
     }
 }
 
@@ -456,12 +467,16 @@ pub fn markdown(rows: &[ReportRow], figures: &Figures) -> String {
             ALLOCS_PER_DOC, l.batch, l.batch, l.batch, LATENCY_DOCS
         );
     }
-    out.push_str("| arena | batches | calls | p50 ns | p99 ns | p999 ns | max ns | timer ns per batch | first document: p50 / p999 / max ns |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    out.push_str("| arena | batches | calls | p50 ns | p99 ns | p999 ns | max ns | timer ns per batch | first document: p50 / p999 / max ns | create a fresh arena: p50 / max ns |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
     for l in &figures.latency {
         let f = &l.first_document;
+        let create = l.create.as_ref().map_or_else(
+            || "reused".to_owned(),
+            |c| format!("{:.0} / {:.0}", c.p50_ns, c.max_ns),
+        );
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2} / {:.1} / {:.1} |",
+            "| {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2} / {:.1} / {:.1} | {create} |",
             l.arena,
             l.batches,
             l.calls,
