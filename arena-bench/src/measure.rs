@@ -135,8 +135,9 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
     }
     // 2. Count allocator calls on a warm document, untimed. Two more documents first: a reused
     // arena's first reset changes what it holds (one chunk for all it used), and a fresh
-    // `SlabArena` sizes its first chunk by the last two arenas of its pool, which may still be
-    // the previous cell's until two of this cell's are done; the fourth is the steady state.
+    // `SlabArena` sizes its first chunk by the last two arenas of its pool (each cell runs in a
+    // process of its own, so the pool starts empty): the second document maps the chunk the
+    // first one taught it, and the third may still differ; the fourth is the steady state.
     for _ in 0..2 {
         S::once::<F>(&mut state, input, None)?;
     }
