@@ -173,8 +173,7 @@ impl ChunkPoolBuilder {
             os: OsCalls::default(),
             recent_arenas: [0; RECENT_ARENAS],
             recent_next: 0,
-            recent_used: [0; HINT_ARENAS],
-            recent_used_count: 0,
+            recent_used: [None; HINT_ARENAS],
             tick: 0,
             hugetlb_unavailable: false,
         };
@@ -333,10 +332,9 @@ struct State {
     recent_arenas: [usize; RECENT_ARENAS],
     /// Next slot of `recent_arenas` to overwrite.
     recent_next: usize,
-    /// Used bytes of the latest arenas that gave their chunks back, newest first.
-    recent_used: [usize; HINT_ARENAS],
-    /// How many entries of `recent_used` are filled (at most `HINT_ARENAS`).
-    recent_used_count: usize,
+    /// Used bytes of the latest arenas that gave their chunks back, newest first; `None`
+    /// until that many have.
+    recent_used: [Option<usize>; HINT_ARENAS],
     /// Incremented on every chunk put back; orders the free chunks by age.
     tick: u64,
     /// A `MAP_HUGETLB` mapping failed once: the pool maps normal pages from then on instead of
@@ -411,8 +409,10 @@ impl ChunkPool {
     /// each take one chunk.
     pub(crate) fn first_chunk_hint(&self) -> Option<usize> {
         let state = self.lock();
-        state.recent_used[..state.recent_used_count]
+        state
+            .recent_used
             .iter()
+            .flatten()
             .copied()
             .min()
             .filter(|&used| used > 0)
@@ -530,8 +530,7 @@ impl ChunkPool {
             state.recent_arenas[slot] = arena.reserved;
             state.recent_next = (slot + 1) % RECENT_ARENAS;
             state.recent_used.copy_within(..HINT_ARENAS - 1, 1);
-            state.recent_used[0] = arena.used;
-            state.recent_used_count = (state.recent_used_count + 1).min(HINT_ARENAS);
+            state.recent_used[0] = Some(arena.used);
         }
         let reserve = self.reserve_bytes(&state);
         if state.bytes_free > trim_threshold(reserve) {
@@ -812,8 +811,7 @@ mod tests {
 
     #[test]
     fn chunks_are_reused_lifo_and_counted() {
-        let pool = ChunkPool::builder()
-            .chunk_sizes(PAGE, 4 * PAGE)
+        let pool = small_classes()
             .reserve(Reserve::Bytes(usize::MAX))
             .build()
             .unwrap();
@@ -861,8 +859,7 @@ mod tests {
 
     #[test]
     fn limit_releases_free_chunks_then_refuses() {
-        let pool = ChunkPool::builder()
-            .chunk_sizes(PAGE, 4 * PAGE)
+        let pool = small_classes()
             .reserve(Reserve::Bytes(usize::MAX))
             .limit(4 * PAGE)
             .build()
@@ -884,8 +881,7 @@ mod tests {
 
     #[test]
     fn trims_coldest_first_beyond_the_reserve() {
-        let pool = ChunkPool::builder()
-            .chunk_sizes(PAGE, 4 * PAGE)
+        let pool = small_classes()
             .reserve(Reserve::Bytes(2 * PAGE))
             .build()
             .unwrap();
@@ -979,6 +975,11 @@ mod tests {
         pool.give_back([a, big].into_iter(), None);
     }
 
+    /// A builder of a pool with classes of 1, 2 and 4 pages.
+    fn small_classes() -> ChunkPoolBuilder {
+        ChunkPool::builder().chunk_sizes(PAGE, 4 * PAGE)
+    }
+
     /// An arena that used all it held.
     fn arena(bytes: usize) -> ArenaUse {
         ArenaUse {
@@ -989,10 +990,7 @@ mod tests {
 
     #[test]
     fn first_chunk_hint_is_the_least_of_the_last_two_arenas_once_one_reported() {
-        let pool = ChunkPool::builder()
-            .chunk_sizes(PAGE, 4 * PAGE)
-            .build()
-            .unwrap();
+        let pool = small_classes().build().unwrap();
         let used = |used| ArenaUse {
             reserved: 4 * PAGE,
             used,
@@ -1014,10 +1012,7 @@ mod tests {
 
     #[test]
     fn auto_reserve_follows_recent_arenas() {
-        let pool = ChunkPool::builder()
-            .chunk_sizes(PAGE, 4 * PAGE)
-            .build()
-            .unwrap();
+        let pool = small_classes().build().unwrap();
         let chunks: Vec<_> = (0..8).map(|_| pool.take(PAGE).unwrap()).collect();
         pool.give_back(chunks.into_iter(), Some(arena(2 * PAGE)));
         let s = pool.stats();

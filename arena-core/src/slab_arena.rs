@@ -360,7 +360,7 @@ impl SlabArena {
             // Larger than the arena's chunks: a chunk of its own, of about its size, rather
             // than a power-of-two class that could leave most of it unused.
             self.learned_first_chunk(needed)
-                .or_else(|| self.take_exact(needed))
+                .or_else(|| self.take_exact(needed, self.reserved.get()))
         } else {
             let request = chunk_request(
                 self.pool.classes(),
@@ -422,14 +422,13 @@ impl SlabArena {
             return None;
         }
         let learned = sized_chunk(self.pool.first_chunk_hint()?, HEADER)?;
-        (learned > size).then(|| self.take_exact(learned))?
+        (learned > size).then(|| self.take_exact(learned, self.reserved.get()))?
     }
 
-    /// A chunk of `needed` bytes rounded up to a page, not a class, if the arena limit and the
-    /// pool allow it.
-    fn take_exact(&self, needed: usize) -> Option<Chunk> {
-        let (size, max) =
-            exact_request(self.pool.classes(), needed, self.reserved.get(), self.limit)?;
+    /// A chunk of `needed` bytes rounded up to a page, not a class, if the arena limit (with
+    /// `reserved` bytes held besides it) and the pool allow it.
+    fn take_exact(&self, needed: usize, reserved: usize) -> Option<Chunk> {
+        let (size, max) = exact_request(self.pool.classes(), needed, reserved, self.limit)?;
         self.pool.take_exact(size, max)
     }
 
@@ -510,10 +509,8 @@ impl SlabArena {
             // is already as large or the limits or the pool refuse one.
             let single = sized_chunk(used, HEADER)
                 .filter(|&single| single > largest_size)
-                .and_then(|single| {
-                    let (single, max) = exact_request(self.pool.classes(), single, 0, self.limit)?;
-                    self.pool.take_exact(single, max)
-                });
+                // It replaces every chunk the arena holds: none counts against the limit.
+                .and_then(|single| self.take_exact(single, 0));
             let skip = if single.is_some() {
                 None
             } else {
