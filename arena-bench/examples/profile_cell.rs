@@ -8,8 +8,9 @@
 //! ```
 //!
 //! Arguments: format, dataset, strategy (names as in `--help` of arena-bench; the `*-mimalloc`
-//! strategies run with this binary's system allocator), size of the synthetic city, and the
-//! number of documents to read (default 10). Prints the total time and the
+//! strategies run with this binary's system allocator), size of the synthetic city, the
+//! number of documents to read (default 10), and the number of threads each reading that many
+//! documents of their own copy, free-running (default 1). Prints the total time and the
 //! time per document (only indicative under a profiler).
 
 use std::time::Instant;
@@ -24,34 +25,57 @@ struct Profile<'a> {
     input: &'a [u8],
     expect_digest: u64,
     docs: u32,
+    threads: u32,
 }
 
 impl CellVisitor for Profile<'_> {
     type Output = Result<(), String>;
 
     fn visit<F: Format, D: Dataset, S: Strategy<D>>(self, strategy: StrategyId) -> Self::Output {
-        let mut state = S::new_state();
-        // Correct first, as in the benchmark.
-        let mut observed = Observed::default();
-        S::once::<F>(&mut state, self.input, Some(&mut observed))?;
-        if observed.digest != self.expect_digest {
-            return Err(format!("{} read a different value", strategy.name()));
+        let copies: Vec<Vec<u8>> = (0..self.threads).map(|_| self.input.to_vec()).collect();
+        let barrier = std::sync::Barrier::new(copies.len());
+        let per_thread = std::thread::scope(|scope| {
+            let workers: Vec<_> = copies
+                .iter()
+                .map(|input| {
+                    let barrier = &barrier;
+                    scope.spawn(move || {
+                        let mut state = S::new_state();
+                        // Correct first, as in the benchmark.
+                        let mut observed = Observed::default();
+                        S::once::<F>(&mut state, input, Some(&mut observed))?;
+                        if observed.digest != self.expect_digest {
+                            return Err(format!("{} read a different value", strategy.name()));
+                        }
+                        barrier.wait();
+                        let started = Instant::now();
+                        for _ in 0..self.docs {
+                            S::once::<F>(&mut state, input, None)?;
+                        }
+                        Ok(started.elapsed())
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join()
+                        .unwrap_or_else(|_| Err("a worker panicked".to_owned()))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        for elapsed in per_thread {
+            println!(
+                "{} {} {}: {} documents of {} bytes in {:?} ({:?} per document)",
+                F::NAME,
+                D::NAME,
+                strategy.name(),
+                self.docs,
+                self.input.len(),
+                elapsed,
+                elapsed / self.docs.max(1)
+            );
         }
-        let started = Instant::now();
-        for _ in 0..self.docs {
-            S::once::<F>(&mut state, self.input, None)?;
-        }
-        let elapsed = started.elapsed();
-        println!(
-            "{} {} {}: {} documents of {} bytes in {:?} ({:?} per document)",
-            F::NAME,
-            D::NAME,
-            strategy.name(),
-            self.docs,
-            self.input.len(),
-            elapsed,
-            elapsed / self.docs.max(1)
-        );
         Ok(())
     }
 }
@@ -59,7 +83,9 @@ impl CellVisitor for Profile<'_> {
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [format, dataset, strategy, rest @ ..] = args.as_slice() else {
-        return Err("usage: profile_cell FORMAT DATASET STRATEGY [SIZE] [DOCUMENTS]".to_owned());
+        return Err(
+            "usage: profile_cell FORMAT DATASET STRATEGY [SIZE] [DOCUMENTS] [THREADS]".to_owned(),
+        );
     };
     let format = FormatId::from_name(format).ok_or("unknown format")?;
     let dataset = DatasetId::from_name(dataset).ok_or("unknown dataset")?;
@@ -68,6 +94,12 @@ fn main() -> Result<(), String> {
     let docs = rest
         .get(1)
         .map_or(Ok(10), |n| n.parse().map_err(|_| "DOCUMENTS: a number"))?;
+    let threads = rest.get(2).map_or(Ok(1), |n| {
+        n.parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or("THREADS: a positive number")
+    })?;
     let prepared = documents(dataset, size, &[format])?;
     let input = &prepared.bytes[0].1;
     dispatch(
@@ -78,6 +110,7 @@ fn main() -> Result<(), String> {
             input,
             expect_digest: prepared.digest,
             docs,
+            threads,
         },
     )
 }
