@@ -144,6 +144,11 @@ struct Context {
     max_zero_sized_len: Cell<usize>,
     /// String length limit (`usize::MAX` when none).
     max_str_len: Cell<usize>,
+    /// Largest direct block a sequence may take on the strength of its announced length;
+    /// earned by the call's announced lengths that proved true (see
+    /// [`slice_builder`](crate::slice_builder)), back to the floor when one proves false and
+    /// at the start of every call.
+    trust: Cell<usize>,
 }
 
 impl Context {
@@ -198,6 +203,7 @@ std::thread_local! {
             max_len: Cell::new(usize::MAX),
             max_zero_sized_len: Cell::new(DEFAULT_ZERO_SIZED_LEN),
             max_str_len: Cell::new(usize::MAX),
+            trust: Cell::new(TRUST_FLOOR),
         }
     };
 }
@@ -230,6 +236,10 @@ impl Level {
                 return Err(cx.max_depth.get());
             }
             cx.depth.set(depth);
+            if depth == 1 {
+                // A new call: nothing it announced has proved true yet.
+                cx.trust.set(TRUST_FLOOR);
+            }
             Ok(depth)
         });
         match depth {
@@ -309,6 +319,36 @@ pub(crate) fn len_allowed(elem_size: usize) -> usize {
         Some(fit) => cx.max_len.get().min(fit),
         None => cx.max_zero_sized_len.get(),
     })
+}
+
+/// The direct block every announced length gets, before any has proved true.
+pub(crate) const TRUST_FLOOR: usize = 16 * 1024;
+
+/// The most trust a call can earn: no single direct block is larger.
+pub(crate) const TRUST_CEILING: usize = 64 << 20;
+
+/// Largest direct block an announced length may take now (at least [`TRUST_FLOOR`]).
+#[inline(always)]
+pub(crate) fn trust() -> usize {
+    CONTEXT.with(|cx| cx.trust.get())
+}
+
+/// An announced length of `bytes` proved true: blocks up to twice that are trusted from now on
+/// in this call (up to [`TRUST_CEILING`]).
+#[inline]
+pub(crate) fn earn_trust(bytes: usize) {
+    CONTEXT.with(|cx| {
+        let earned = bytes.saturating_mul(2).min(TRUST_CEILING);
+        if earned > cx.trust.get() {
+            cx.trust.set(earned);
+        }
+    });
+}
+
+/// An announced length proved false: back to the floor for the rest of the call.
+#[cold]
+pub(crate) fn lose_trust() {
+    CONTEXT.with(|cx| cx.trust.set(TRUST_FLOOR));
 }
 
 /// Checks that a string of `len` bytes is allowed, and charges it to the byte budget.

@@ -2,18 +2,26 @@
 //!
 //! Two places, chosen when the sequence opens:
 //! - **straight into the arena**, when the format announces a length (postcard, bincode,
-//!   MessagePack, CBOR with definite lengths) that is small: one block of exactly that many
-//!   elements is allocated up front and filled in place, so the sequence costs one bump and no
-//!   copy;
-//! - **on the scratch stack** otherwise (JSON gives no length; a large announced length is not
-//!   trusted): elements collect outside the arena and are copied in once, at their exact size.
+//!   MessagePack, CBOR with definite lengths) that the call trusts: one block of exactly that
+//!   many elements is allocated up front and filled in place, so the sequence costs one bump
+//!   and no copy;
+//! - **on the scratch stack** otherwise (JSON gives no length; a length past the trust is not
+//!   taken at its word): elements collect outside the arena and are copied in once, at their
+//!   exact size.
 //!
 //! An announced length is only a claim. A direct block is charged to the byte budget when it is
 //! taken; if the sequence turns out longer, its elements move to the scratch stack and the block
-//! is abandoned; if shorter, its tail stays unused. Either way the waste is bounded: a block is
-//! at most [`DIRECT_MAX_BYTES`], and the blocks of all sequences open at once on a thread (each
-//! nested inside the previous) hold at most [`DIRECT_PENDING_MAX`] bytes together, so an input
-//! of nested headers each claiming many elements reserves that much at most, not once per level.
+//! is abandoned; if shorter, its tail stays unused. Either way the waste is bounded:
+//! - **Trust is earned.** Every call starts trusting blocks of [`TRUST_FLOOR`] bytes. Each
+//!   announced length that proves true (direct or not) raises the trust to twice its bytes
+//!   (up to [`TRUST_CEILING`]), so rings of coordinates or rows of a table after the first
+//!   go straight in; one that proves false drops it back to the floor. So the bytes a lying
+//!   input makes the arena waste are at most twice the bytes of true sequences before it, plus
+//!   the floor per lie.
+//! - **Nested claims share one bound.** The blocks of all sequences open at once on a thread
+//!   (each nested inside the previous) hold at most [`DIRECT_PENDING_MAX`] bytes together, or
+//!   the trust if larger, so an input of nested headers each claiming many elements reserves
+//!   that much at most, not once per level.
 
 use core::alloc::Layout;
 use core::cell::Cell;
@@ -22,16 +30,13 @@ use core::mem::size_of;
 use core::ptr::NonNull;
 
 use crate::allocator::{AllocError, BumpAllocator};
-use crate::limits::{self, LimitHit};
+use crate::limits::{self, LimitHit, TRUST_CEILING, TRUST_FLOOR};
 #[cfg(test)]
 use crate::scratch;
 use crate::scratch::ScratchVec;
 
-/// Largest block a single sequence takes straight from the arena on the strength of its
-/// announced length.
-pub(crate) const DIRECT_MAX_BYTES: usize = 16 * 1024;
-
-/// Largest total of direct blocks open at once on one thread (sequences nested in each other).
+/// Largest total of direct blocks open at once on one thread (sequences nested in each other),
+/// unless the trust is larger.
 pub(crate) const DIRECT_PENDING_MAX: usize = 64 * 1024;
 
 std::thread_local! {
@@ -87,6 +92,9 @@ enum Place<T> {
     },
     Scratch {
         items: ScratchVec<T>,
+        /// The length the format announced, if any: when it proves true, the call trusts
+        /// larger blocks.
+        announced: Option<usize>,
         /// Length up to which pushing needs no limit check: the length limit and the byte
         /// budget as they were when last checked (the budget only shrinks, so past this the
         /// real check runs again, and the final copy is charged in any case).
@@ -95,18 +103,19 @@ enum Place<T> {
 }
 
 impl<T> Place<T> {
-    /// A scratch place holding `items`.
-    fn scratch(items: ScratchVec<T>) -> Self {
+    /// A scratch place holding `items`, of a sequence announced as `announced` long.
+    fn scratch(items: ScratchVec<T>, announced: Option<usize>) -> Self {
         Place::Scratch {
             unchecked_up_to: limits::len_allowed(size_of::<T>()),
             items,
+            announced,
         }
     }
 }
 
 impl<'bump, T> SliceBuilder<'bump, T> {
     /// Opens a sequence announced as `hint` elements long: a direct arena block if `direct` is
-    /// allowed and the hint is small enough, else a scratch frame.
+    /// allowed and the call trusts a block that large, else a scratch frame.
     #[inline(always)]
     pub(crate) fn new<A: BumpAllocator + ?Sized>(
         arena: &'bump A,
@@ -114,15 +123,15 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         direct: bool,
     ) -> Result<Self, BuildError> {
         if direct && let Some(n) = hint {
-            // `n * size` cannot overflow once `n` is at most `DIRECT_MAX_BYTES / size`.
+            // `n * size` cannot overflow once `n` is at most `TRUST_FLOOR / size`.
             let bytes = if size_of::<T>() == 0 {
                 0
-            } else if n <= DIRECT_MAX_BYTES / size_of::<T>() {
+            } else if n <= TRUST_FLOOR / size_of::<T>() {
                 n * size_of::<T>()
             } else {
-                usize::MAX
+                trusted_bytes::<T>(n).unwrap_or(usize::MAX)
             };
-            if bytes <= DIRECT_MAX_BYTES
+            if bytes != usize::MAX
                 && limits::check_len(n, size_of::<T>()).is_ok()
                 && let Some(pending) = reserve_pending(bytes)
             {
@@ -152,7 +161,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             }
         }
         Ok(Self {
-            place: Place::scratch(ScratchVec::new(hint)?),
+            place: Place::scratch(ScratchVec::new(hint)?, hint),
             marker: PhantomData,
         })
     }
@@ -183,6 +192,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             Place::Scratch {
                 items,
                 unchecked_up_to,
+                ..
             } => {
                 items.push(value)?;
                 if items.len() > *unchecked_up_to {
@@ -209,14 +219,16 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         }
         items.push(value)?;
         limits::check_len(items.len(), size_of::<T>())?;
+        limits::lose_trust();
         // Dropping the old place gives its pending bytes back: the block is no longer open.
-        self.place = Place::scratch(items);
+        // The announced length proved false, so it is forgotten.
+        self.place = Place::scratch(items, None);
         Ok(())
     }
 
     /// The finished slice: the direct block (its unused tail, if any, stays behind), or the
     /// scratch elements copied into the arena at their exact size, charged to the budget.
-    #[inline]
+    #[inline(always)]
     #[expect(
         clippy::mut_from_ref,
         reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
@@ -229,16 +241,15 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         T: 'bump,
     {
         match self.place {
-            Place::Direct { ptr, len, .. } => {
+            Place::Direct { ptr, cap, len, .. } => {
+                judge_announced::<T>(cap, len);
                 // SAFETY: the first `len` slots of the block were written by `push`; the block
                 // lives as long as the arena borrow `'bump` and is handed out only here.
                 Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) })
             }
-            Place::Scratch { items, .. } => {
-                // `len * size` cannot overflow: the elements exist on the scratch stack.
-                limits::charge(items.len() * size_of::<T>())?;
-                Ok(items.finish_in(arena)?)
-            }
+            Place::Scratch {
+                items, announced, ..
+            } => finish_scratch(items, announced, arena),
         }
     }
 
@@ -269,6 +280,35 @@ fn recheck<T>(len: usize) -> Result<usize, BuildError> {
     Ok(limits::len_allowed(size_of::<T>()))
 }
 
+/// The scratch elements copied into the arena at their exact size, charged to the budget; out
+/// of line, so that finishing a direct block stays a few instructions where it is inlined.
+#[inline(never)]
+fn finish_scratch<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
+    items: ScratchVec<T>,
+    announced: Option<usize>,
+    arena: &'bump A,
+) -> Result<&'bump mut [T], BuildError> {
+    if let Some(announced) = announced {
+        judge_announced::<T>(announced, items.len());
+    }
+    // `len * size` cannot overflow: the elements exist on the scratch stack.
+    limits::charge(items.len() * size_of::<T>())?;
+    Ok(items.finish_in(arena)?)
+}
+
+/// A sequence announced as `announced` elements long had `len`: earn trust if that was true
+/// (and large enough to matter), lose it if not.
+#[inline(always)]
+fn judge_announced<T>(announced: usize, len: usize) {
+    if announced != len {
+        limits::lose_trust();
+    } else if size_of::<T>() != 0 && len > TRUST_FLOOR / 2 / size_of::<T>() {
+        // Only a sequence of more than half the floor raises the trust; the others skip the
+        // thread-local access.
+        limits::earn_trust(len.saturating_mul(size_of::<T>()).min(TRUST_CEILING));
+    }
+}
+
 /// Bytes of one open direct block, counted in this thread's `PENDING` until dropped.
 struct Pending(usize);
 
@@ -279,14 +319,23 @@ impl Drop for Pending {
     }
 }
 
+/// Bytes of a direct block of `n` elements past the floor, if the call trusts that many.
+#[inline(never)]
+fn trusted_bytes<T>(n: usize) -> Option<usize> {
+    let bytes = n.checked_mul(size_of::<T>())?;
+    (bytes <= limits::trust()).then_some(bytes)
+}
+
 /// Adds `bytes` to this thread's open direct blocks if that stays within
-/// [`DIRECT_PENDING_MAX`].
+/// [`DIRECT_PENDING_MAX`], or the trust if larger.
 #[inline]
 fn reserve_pending(bytes: usize) -> Option<Pending> {
     PENDING
         .try_with(|p| {
             let now = p.get();
-            (bytes <= DIRECT_PENDING_MAX - now).then(|| {
+            // The trust can have dropped while blocks were open: `now` may exceed the bound.
+            let fits = |bound: usize| bytes <= bound.saturating_sub(now);
+            (fits(DIRECT_PENDING_MAX) || fits(limits::trust())).then(|| {
                 p.set(now + bytes);
                 Pending(bytes)
             })
@@ -335,15 +384,15 @@ mod tests {
     #[test]
     fn nested_blocks_share_one_bound() {
         let bump = bumpalo::Bump::new();
-        let per = DIRECT_MAX_BYTES / 8;
+        let per = TRUST_FLOOR / 8;
         let mut open = Vec::new();
         let mut direct = 0;
-        for _ in 0..2 * DIRECT_PENDING_MAX / DIRECT_MAX_BYTES {
+        for _ in 0..2 * DIRECT_PENDING_MAX / TRUST_FLOOR {
             let b = SliceBuilder::<u64>::new(&bump, Some(per), true).unwrap();
             direct += usize::from(matches!(b.place, Place::Direct { .. }));
             open.push(b);
         }
-        assert_eq!(direct, DIRECT_PENDING_MAX / DIRECT_MAX_BYTES);
+        assert_eq!(direct, DIRECT_PENDING_MAX / TRUST_FLOOR);
         while let Some(b) = open.pop() {
             drop(b);
         }
@@ -352,5 +401,57 @@ mod tests {
         let b = SliceBuilder::<u64>::new(&bump, Some(per + 1), true).unwrap();
         assert!(matches!(b.place, Place::Scratch { .. }));
         assert_eq!(scratch::cautious::<u64>(Some(per + 1)), per + 1);
+    }
+
+    /// Whether a sequence of `n` `u64`s announced as `n` long goes straight into the arena.
+    fn goes_direct(bump: &bumpalo::Bump, n: usize) -> bool {
+        let mut b = SliceBuilder::<u64>::new(bump, Some(n), true).unwrap();
+        let direct = matches!(b.place, Place::Direct { .. });
+        for i in 0..n as u64 {
+            b.push(i).unwrap();
+        }
+        assert_eq!(b.finish(bump).unwrap().len(), n);
+        direct
+    }
+
+    #[test]
+    fn announced_lengths_that_prove_true_earn_trust_and_a_false_one_loses_it() {
+        let bump = bumpalo::Bump::new();
+        let floor = TRUST_FLOOR / 8;
+        assert!(goes_direct(&bump, floor));
+        assert!(
+            !goes_direct(&bump, 3 * floor),
+            "past the floor: not trusted yet"
+        );
+        // That one proved true (on the scratch stack): twice its size is trusted now.
+        assert!(goes_direct(&bump, 6 * floor));
+        assert!(goes_direct(&bump, 12 * floor), "and it keeps growing");
+        assert!(!goes_direct(&bump, 25 * floor));
+        assert_eq!(limits::trust(), 50 * TRUST_FLOOR);
+        // A sequence shorter than announced: the block's tail is wasted once, then the floor.
+        let mut b = SliceBuilder::<u64>::new(&bump, Some(40 * floor), true).unwrap();
+        assert!(matches!(b.place, Place::Direct { .. }));
+        b.push(1).unwrap();
+        assert_eq!(b.finish(&bump).unwrap(), [1]);
+        assert_eq!(limits::trust(), TRUST_FLOOR);
+        assert!(!goes_direct(&bump, 2 * floor));
+        // Longer than announced: the same.
+        assert!(goes_direct(&bump, 4 * floor));
+        let mut b = SliceBuilder::<u64>::new(&bump, Some(8 * floor), true).unwrap();
+        assert!(matches!(b.place, Place::Direct { .. }));
+        for i in 0..=8 * floor as u64 {
+            b.push(i).unwrap();
+        }
+        assert_eq!(b.finish(&bump).unwrap().len(), 8 * floor + 1);
+        assert_eq!(limits::trust(), TRUST_FLOOR);
+        PENDING.with(|p| assert_eq!(p.get(), 0));
+    }
+
+    #[test]
+    fn trust_is_capped_and_starts_over_with_each_call() {
+        limits::earn_trust(usize::MAX);
+        assert_eq!(limits::trust(), TRUST_CEILING);
+        drop(limits::Level::enter::<serde::de::value::Error>().unwrap());
+        assert_eq!(limits::trust(), TRUST_FLOOR, "a new call");
     }
 }

@@ -430,6 +430,52 @@ fn nested_headers_each_claiming_65535_elements_reserve_once() {
 }
 
 #[test]
+fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes() {
+    // MessagePack: an array of two arrays of u64. The first holds 4,096 elements (32 KiB, past
+    // the 16 KiB every call trusts: it collects on the scratch stack and, true, earns trust for
+    // 64 KiB); the second claims 8,000 (62.5 KiB, now trusted: a direct block) and the input
+    // ends. What the failed call leaves in a non-rewinding arena is the true 32 KiB and the
+    // trusted block: at most three times the true bytes, however large the claim.
+    const TRUE: usize = 4096;
+    let mut input = vec![0xdc, 0x00, 0x02, 0xdc];
+    input.extend_from_slice(&(TRUE as u16).to_be_bytes());
+    input.extend(std::iter::repeat_n(0x07, TRUE));
+    input.extend_from_slice(&[0xdc, 0x1f, 0x40, 0x07]);
+    let true_bytes = TRUE * size_of::<u64>();
+    with_each_arena!(|arena| {
+        let before = BumpAllocator::stats(arena).used_bytes;
+        assert!(
+            Format::MsgPack
+                .decode_in::<&[&[u64]], _>(arena, &input)
+                .is_err()
+        );
+        let held = BumpAllocator::stats(arena).used_bytes - before;
+        assert!(
+            held <= 3 * true_bytes + 4096,
+            "{held} bytes left in the arena"
+        );
+        if BumpAllocator::checkpoint(arena).is_some() {
+            assert_eq!(held, 0, "a rewinding arena is back where it was");
+        } else {
+            assert!(held > 2 * true_bytes, "the claim was trusted: {held} bytes");
+        }
+    });
+    // The same claim right away, with nothing true before it, is not trusted.
+    let mut lone = vec![0xdc, 0x00, 0x01];
+    lone.extend_from_slice(&[0xdc, 0x1f, 0x40, 0x07]);
+    with_each_arena!(|arena| {
+        let before = BumpAllocator::stats(arena).used_bytes;
+        assert!(
+            Format::MsgPack
+                .decode_in::<&[&[u64]], _>(arena, &lone)
+                .is_err()
+        );
+        let held = BumpAllocator::stats(arena).used_bytes - before;
+        assert!(held < 4096, "{held} bytes left in the arena");
+    });
+}
+
+#[test]
 fn nested_short_headers_share_one_direct_reservation() {
     // Headers short enough to be filled in place in the arena (1,024 elements of 16 bytes:
     // 16 KiB each), nested 100 deep, then the input ends. The blocks of open sequences are
