@@ -70,8 +70,13 @@ pub struct Row {
     /// Live data of the document (arena and multitude strategies): the exactly-sized deep heap
     /// footprint of its arena model.
     pub live_bytes: Option<u64>,
-    /// The arena after one document, for arena strategies.
+    /// The arena after one document, for arena strategies: the first of the process (a fresh
+    /// `SlabArena` grows from small chunks while its pool knows nothing yet).
     pub arena: Option<ArenaBytes>,
+    /// The arena after a warm document (the fifth), for arena strategies: what a steady stream
+    /// of documents holds.
+    #[serde(default)]
+    pub arena_warm: Option<ArenaBytes>,
     /// Set when the cell could not be measured, saying why; the numbers are then zero.
     pub error: Option<String>,
 }
@@ -147,6 +152,9 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
     let os_calls = S::os_calls()
         .zip(os_before)
         .map(|(after, before)| after - before);
+    // The arena a warm document leaves (the check above saw the cold first one).
+    let mut warm = Observed::default();
+    S::once::<F>(&mut state, input, Some(&mut warm))?;
 
     // How many documents fit the budget, judged from the cold first one.
     let per_doc = first.decode.max(Duration::from_micros(1));
@@ -198,6 +206,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         baseline_rss_bytes: baseline,
         live_bytes: observed.live_bytes,
         arena: observed.arena,
+        arena_warm: warm.arena,
         ..Row::default()
     })
 }

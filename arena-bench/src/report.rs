@@ -111,7 +111,7 @@ impl Report {
         );
         out.push_str(
             "| format/dataset/strategy | input MB | median ms | ± % | MB/s | drop ms | \
-             ms per doc | speedup | allocs/doc | peak RSS MB | arena reserved / used / live MB |\n",
+             ms per doc | speedup | allocs/doc | peak RSS MB | arena reserved (warm) / used / live MB |\n",
         );
         out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for r in &self.rows {
@@ -130,8 +130,12 @@ impl Report {
             let spread = f(row.p75_ns.saturating_sub(row.p25_ns)) / 2.0 / f(row.median_ns) * 100.0;
             let arena = match (row.arena, row.live_bytes) {
                 (Some(a), live) => format!(
-                    "{:.2} / {} / {}",
+                    "{:.2} ({}) / {} / {}",
                     f(a.reserved) / 1e6,
+                    row.arena_warm.map_or_else(
+                        || "n/a".to_owned(),
+                        |w| format!("{:.2}", f(w.reserved) / 1e6)
+                    ),
                     a.used
                         .map_or_else(|| "n/a".to_owned(), |u| format!("{:.2}", f(u) / 1e6)),
                     live.map_or_else(|| "n/a".to_owned(), |l| format!("{:.2}", f(l) / 1e6)),
