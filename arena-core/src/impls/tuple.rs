@@ -29,6 +29,7 @@ macro_rules! tuple_impl {
             }
 
             #[allow(non_snake_case)]
+            #[inline]
             fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
                 $(
                     let $name = match seq.next_element_seed(NestedSeed::<$name, A>::new(self.arena))? {
