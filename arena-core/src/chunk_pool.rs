@@ -1071,6 +1071,13 @@ mod tests {
         ChunkPool::builder().chunk_sizes(PAGE, 4 * PAGE)
     }
 
+    /// A pool of [`small_classes`] that counts two CPUs, whatever the machine has.
+    fn two_cpu_pool() -> ChunkPool {
+        let mut pool = small_classes().build().unwrap();
+        pool.parallelism = 2;
+        pool
+    }
+
     /// An arena that used all it held.
     fn arena(bytes: usize) -> ArenaUse {
         ArenaUse {
@@ -1159,8 +1166,7 @@ mod tests {
     /// documents, so neither maps nor unmaps in turn.
     #[test]
     fn auto_reserve_keeps_arenas_built_at_once() {
-        let mut pool = small_classes().build().unwrap();
-        pool.parallelism = 2;
+        let pool = two_cpu_pool();
         for round in 0..10 {
             let a = pool.take(4 * PAGE).unwrap();
             let b = pool.take(4 * PAGE).unwrap();
@@ -1187,8 +1193,7 @@ mod tests {
     /// arena that stays in use is not counted as free room to keep.
     #[test]
     fn auto_reserve_caps_a_burst_at_one_arena_per_cpu() {
-        let mut pool = small_classes().build().unwrap();
-        pool.parallelism = 2;
+        let pool = two_cpu_pool();
         let long_lived = pool.take(4 * PAGE).unwrap();
         let burst: Vec<_> = (0..8).map(|_| pool.take(4 * PAGE).unwrap()).collect();
         for chunk in burst {

@@ -14,7 +14,7 @@
 //! is abandoned; if shorter, its tail stays unused. Either way the waste is bounded:
 //! - **Trust is earned.** Every call starts trusting blocks of [`TRUST_FLOOR`] bytes. Each
 //!   announced length that proves true (direct or not) raises the trust to twice its bytes
-//!   (up to [`TRUST_CEILING`]), so rings of coordinates or rows of a table after the first
+//!   (up to [`TRUST_CEILING`](crate::limits::TRUST_CEILING)), so rings of coordinates or rows of a table after the first
 //!   go straight in; one that proves false drops it back to the floor. So the bytes a lying
 //!   input makes the arena waste are at most twice the bytes of true sequences before it, plus
 //!   the floor per lie.
@@ -30,7 +30,7 @@ use core::mem::size_of;
 use core::ptr::NonNull;
 
 use crate::allocator::{AllocError, BumpAllocator};
-use crate::limits::{self, LimitHit, TRUST_CEILING, TRUST_FLOOR};
+use crate::limits::{self, LimitHit, TRUST_FLOOR};
 #[cfg(test)]
 use crate::scratch;
 use crate::scratch::ScratchVec;
@@ -305,7 +305,7 @@ fn judge_announced<T>(announced: usize, len: usize) {
     } else if size_of::<T>() != 0 && len > TRUST_FLOOR / 2 / size_of::<T>() {
         // Only a sequence of more than half the floor raises the trust; the others skip the
         // thread-local access.
-        limits::earn_trust(len.saturating_mul(size_of::<T>()).min(TRUST_CEILING));
+        limits::earn_trust(len.saturating_mul(size_of::<T>()));
     }
 }
 
@@ -347,6 +347,7 @@ fn reserve_pending(bytes: usize) -> Option<Pending> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::TRUST_CEILING;
 
     #[test]
     fn announced_lengths_fill_the_arena_in_place() {

@@ -429,6 +429,18 @@ fn nested_headers_each_claiming_65535_elements_reserve_once() {
     });
 }
 
+/// Reads `input` (MessagePack) as `&[&[u64]]` into `arena`, which must fail; the arena bytes
+/// the failed call left behind.
+fn held_after_a_failed_decode<A: BumpAllocator>(arena: &A, input: &[u8]) -> usize {
+    let before = BumpAllocator::stats(arena).used_bytes;
+    assert!(
+        Format::MsgPack
+            .decode_in::<&[&[u64]], _>(arena, input)
+            .is_err()
+    );
+    BumpAllocator::stats(arena).used_bytes - before
+}
+
 #[test]
 fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes() {
     // MessagePack: an array of two arrays of u64. The first holds 4,096 elements (32 KiB, past
@@ -443,13 +455,7 @@ fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes() {
     input.extend_from_slice(&[0xdc, 0x1f, 0x40, 0x07]);
     let true_bytes = TRUE * size_of::<u64>();
     with_each_arena!(|arena| {
-        let before = BumpAllocator::stats(arena).used_bytes;
-        assert!(
-            Format::MsgPack
-                .decode_in::<&[&[u64]], _>(arena, &input)
-                .is_err()
-        );
-        let held = BumpAllocator::stats(arena).used_bytes - before;
+        let held = held_after_a_failed_decode(arena, &input);
         assert!(
             held <= 3 * true_bytes + 4096,
             "{held} bytes left in the arena"
@@ -464,13 +470,7 @@ fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes() {
     let mut lone = vec![0xdc, 0x00, 0x01];
     lone.extend_from_slice(&[0xdc, 0x1f, 0x40, 0x07]);
     with_each_arena!(|arena| {
-        let before = BumpAllocator::stats(arena).used_bytes;
-        assert!(
-            Format::MsgPack
-                .decode_in::<&[&[u64]], _>(arena, &lone)
-                .is_err()
-        );
-        let held = BumpAllocator::stats(arena).used_bytes - before;
+        let held = held_after_a_failed_decode(arena, &lone);
         assert!(held < 4096, "{held} bytes left in the arena");
     });
 }
