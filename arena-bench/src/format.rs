@@ -11,6 +11,10 @@ pub trait Format {
     /// The name in rows and on the command line.
     const NAME: &'static str;
 
+    /// Whether the format writes a string exactly as a byte string (postcard, bincode), so the
+    /// arena strategies read its strings with `ArenaSeed::str_as_bytes`.
+    const STR_AS_BYTES: bool = false;
+
     /// Writes `value`.
     ///
     /// # Errors
@@ -35,6 +39,7 @@ pub struct Postcard;
 
 impl Format for Postcard {
     const NAME: &'static str = "postcard";
+    const STR_AS_BYTES: bool = true;
 
     fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
         postcard::to_allocvec(value).map_err(|e| e.to_string())
@@ -56,6 +61,7 @@ pub struct Bincode;
 
 impl Format for Bincode {
     const NAME: &'static str = "bincode";
+    const STR_AS_BYTES: bool = true;
 
     fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
         bincode::serde::encode_to_vec(value, bincode::config::standard()).map_err(|e| e.to_string())

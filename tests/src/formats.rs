@@ -1,6 +1,7 @@
 //! The five formats (six encodings: MessagePack both compact and with struct maps), each
 //! serializing with serde and driving a `DeserializeSeed` exactly as the format's own
-//! `from_slice`-style helper does (so trailing-input rules match the format's).
+//! `from_slice`-style helper does (so trailing-input rules match the format's); postcard and
+//! bincode twice, the second time read with [`ArenaSeed::str_as_bytes`].
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -31,22 +32,48 @@ pub enum Format {
     MsgPackNamed,
     /// cbor4ii.
     Cbor,
+    /// postcard, strings read by the arena as bytes ([`ArenaSeed::str_as_bytes`]).
+    PostcardStrAsBytes,
+    /// bincode, strings read by the arena as bytes ([`ArenaSeed::str_as_bytes`]).
+    BincodeStrAsBytes,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 8] = [
         Format::Json,
         Format::Postcard,
         Format::Bincode,
         Format::MsgPack,
         Format::MsgPackNamed,
         Format::Cbor,
+        Format::PostcardStrAsBytes,
+        Format::BincodeStrAsBytes,
     ];
+
+    /// The encoding on the wire: the same for a `*StrAsBytes` variant and its format.
+    pub const fn wire(self) -> Format {
+        match self {
+            Format::PostcardStrAsBytes => Format::Postcard,
+            Format::BincodeStrAsBytes => Format::Bincode,
+            other => other,
+        }
+    }
 
     /// Whether the input describes its own types (everything but postcard and bincode).
     pub const fn is_self_describing(self) -> bool {
-        !matches!(self, Format::Postcard | Format::Bincode)
+        !matches!(self.wire(), Format::Postcard | Format::Bincode)
+    }
+
+    /// The seed the arena reads this format with: [`ArenaSeed::str_as_bytes`] for the
+    /// `*StrAsBytes` variants.
+    pub const fn arena_seed<'bump, T, A: ?Sized>(self, arena: &'bump A) -> ArenaSeed<'bump, T, A> {
+        let seed = ArenaSeed::new(arena);
+        if matches!(self, Format::PostcardStrAsBytes | Format::BincodeStrAsBytes) {
+            seed.str_as_bytes()
+        } else {
+            seed
+        }
     }
 
     /// Serializes `value`.
@@ -55,7 +82,7 @@ impl Format {
     ///
     /// When the format cannot serialize it (a test bug).
     pub fn to_bytes<T: Serialize>(self, value: &T) -> Vec<u8> {
-        match self {
+        match self.wire() {
             Format::Json => serde_json::to_vec(value).expect("json serializes"),
             Format::Postcard => postcard::to_allocvec(value).expect("postcard serializes"),
             Format::Bincode => bincode::serde::encode_to_vec(value, bincode::config::standard())
@@ -63,6 +90,7 @@ impl Format {
             Format::MsgPack => rmp_serde::to_vec(value).expect("msgpack serializes"),
             Format::MsgPackNamed => rmp_serde::to_vec_named(value).expect("msgpack serializes"),
             Format::Cbor => cbor4ii::serde::to_vec(Vec::new(), value).expect("cbor serializes"),
+            Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("a wire format"),
         }
     }
 
@@ -76,7 +104,7 @@ impl Format {
         seed: S,
         bytes: &'de [u8],
     ) -> Result<S::Value, String> {
-        match self {
+        match self.wire() {
             Format::Json => {
                 let mut de = serde_json::Deserializer::from_slice(bytes);
                 let value = seed.deserialize(&mut de).map_err(text)?;
@@ -103,6 +131,7 @@ impl Format {
                 let mut de = cbor4ii::serde::Deserializer::new(reader);
                 seed.deserialize(&mut de).map_err(text)
             }
+            Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("a wire format"),
         }
     }
 
@@ -115,7 +144,7 @@ impl Format {
         self.decode_seed(PhantomData::<T>, bytes)
     }
 
-    /// Deserializes a `T` into `arena` through [`ArenaSeed`].
+    /// Deserializes a `T` into `arena` through [`Format::arena_seed`].
     ///
     /// # Errors
     ///
@@ -125,7 +154,7 @@ impl Format {
         T: ArenaDeserialize<'bump, A>,
         A: BumpAllocator + ?Sized,
     {
-        self.decode_seed(ArenaSeed::<T, A>::new(arena), bytes)
+        self.decode_seed(self.arena_seed::<T, A>(arena), bytes)
     }
 }
 

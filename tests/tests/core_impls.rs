@@ -484,6 +484,66 @@ fn hand_written_impls_compose() {
     );
 }
 
+/// A hand-written type that reads its string through a seed of its own: a nested call.
+struct Label<'bump>(&'bump str);
+
+impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Label<'bump> {
+    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
+        arena: &'bump A,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        ArenaSeed::new(arena).deserialize(d).map(Label)
+    }
+}
+
+/// A seed into `bump`, reading strings as bytes if `as_bytes`.
+fn seed<T>(bump: &bumpalo::Bump, as_bytes: bool) -> ArenaSeed<'_, T, bumpalo::Bump> {
+    let seed = ArenaSeed::new(bump);
+    if as_bytes { seed.str_as_bytes() } else { seed }
+}
+
+/// `ArenaSeed::str_as_bytes` (the `*StrAsBytes` formats run every test here with it): JSON
+/// ignores it, CBOR refuses strings read that way (they are not byte strings there), and it
+/// holds for nested seeds and ends with its call.
+#[test]
+fn str_as_bytes_is_for_binary_formats_and_lasts_one_call() {
+    let bump = bumpalo::Bump::new();
+    let json = |as_bytes: bool, input: &[u8]| -> Result<String, String> {
+        let mut de = serde_json::Deserializer::from_slice(input);
+        let read: Result<&str, _> = seed(&bump, as_bytes).deserialize(&mut de);
+        read.map(str::to_owned).map_err(|e| e.to_string())
+    };
+    // JSON: a raw control character is refused, as serde refuses it; escaped, it reads.
+    let raw = b"\"a\x01b\"";
+    assert!(Format::Json.decode_owned::<String>(raw).is_err());
+    assert!(json(true, raw).is_err());
+    assert_eq!(json(true, br#""a\u0001b""#).unwrap(), "a\u{1}b");
+
+    let cbor = Format::Cbor.to_bytes(&vec!["p".to_owned(), "q".to_owned()]);
+    let labels = |as_bytes: bool| -> Result<Vec<String>, String> {
+        let read: &[Label<'_>] = Format::Cbor.decode_seed(seed(&bump, as_bytes), &cbor)?;
+        Ok(read.iter().map(|l| l.0.to_owned()).collect())
+    };
+    assert_eq!(labels(false).unwrap(), ["p", "q"]);
+    // The nested seeds of `Label` read as bytes too...
+    let e = labels(true).unwrap_err();
+    assert!(e.contains("bytes"), "{e}");
+    // ...and the next call on this thread reads strings as strings again.
+    assert_eq!(labels(false).unwrap(), ["p", "q"]);
+
+    // postcard: not UTF-8 is refused, short or long; valid UTF-8 of any length reads.
+    for len in [1, 7, 8, 15, 64, 65, 200] {
+        let text = "é".repeat(len);
+        let mut bytes = Format::Postcard.to_bytes(&text);
+        let read: &str = Format::PostcardStrAsBytes.decode_in(&bump, &bytes).unwrap();
+        assert_eq!(read, text);
+        let last = bytes.len() - 1;
+        bytes[last] = 0xFF;
+        let read = Format::PostcardStrAsBytes.decode_in::<&str, _>(&bump, &bytes);
+        assert!(read.is_err(), "{len}: {read:?}");
+    }
+}
+
 /// Every strict prefix of `valid`'s JSON and postcard encodings that serde refuses for its type
 /// (a JSON prefix may be a value of its own: "30" of "300"); each format must give some.
 fn truncated<O: Serialize + DeserializeOwned>(valid: &O) -> Vec<(Format, Vec<u8>)> {
@@ -546,7 +606,7 @@ fn malformed_input_is_refused_by_every_impl() {
     use bumpalo::collections::{String as BString, Vec as BVec};
     use hashbrown::DefaultHashBuilder as Hasher;
     use std::collections::HashSet;
-    const BOTH: &[Format] = &[Format::Json, Format::Postcard];
+    const BOTH: &[Format] = &[Format::Json, Format::Postcard, Format::PostcardStrAsBytes];
 
     let too_big = vec![u32::MAX];
     let not_utf8 = Bytes(vec![b'h', 0xff]);

@@ -17,7 +17,7 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    fmt.decode_seed(ArenaSeed::<T, A>::new(arena).with_limits(limits), bytes)
+    fmt.decode_seed(fmt.arena_seed::<T, A>(arena).with_limits(limits), bytes)
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn the_byte_budget_counts_everything_the_call_allocates() {
             .unwrap_err();
             // postcard's `Error::custom` drops every message.
             assert!(
-                fmt == Format::Postcard || e.contains("arena byte limit"),
+                fmt.wire() == Format::Postcard || e.contains("arena byte limit"),
                 "{fmt}: {e}"
             );
         });

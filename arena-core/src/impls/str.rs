@@ -1,6 +1,11 @@
 //! `&'bump str`: read like serde reads a `String` (a string, or bytes that are valid UTF-8),
 //! copied into the arena at its exact length.
+//!
+//! With [`ArenaSeed::str_as_bytes`](crate::ArenaSeed::str_as_bytes), a binary format is asked
+//! for bytes instead (`deserialize_bytes`), and the UTF-8 is checked here: short ASCII strings,
+//! most strings in most data, a word at a time; everything else by `core::str::from_utf8`.
 
+use core::cell::Cell;
 use core::fmt;
 
 use serde::Deserializer;
@@ -9,6 +14,33 @@ use serde::de::{Error, Unexpected, Visitor};
 use super::{alloc_error, limit_error};
 use crate::limits;
 use crate::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
+
+std::thread_local! {
+    /// Whether the call in progress on this thread reads strings as bytes.
+    static AS_BYTES: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Strings read as bytes for one call; the previous setting comes back when it is dropped,
+/// even when unwinding.
+pub(crate) struct StrAsBytes {
+    saved: bool,
+}
+
+impl StrAsBytes {
+    /// Reads strings as bytes until the returned guard is dropped.
+    #[cold]
+    pub(crate) fn install() -> Self {
+        Self {
+            saved: AS_BYTES.with(|b| b.replace(true)),
+        }
+    }
+}
+
+impl Drop for StrAsBytes {
+    fn drop(&mut self) {
+        AS_BYTES.with(|b| b.set(self.saved));
+    }
+}
 
 /// Reads a string into the arena, uniquely borrowed so arena collections can adopt it.
 #[inline(always)]
@@ -20,7 +52,13 @@ where
     A: BumpAllocator + ?Sized,
     D: Deserializer<'de>,
 {
-    deserializer.deserialize_str(StrVisitor(arena))
+    // `is_human_readable` is a constant for every format, so JSON never reads the flag: its
+    // byte strings are not read like its strings (raw control characters would pass).
+    if !deserializer.is_human_readable() && AS_BYTES.with(Cell::get) {
+        deserializer.deserialize_bytes(StrVisitor(arena))
+    } else {
+        deserializer.deserialize_str(StrVisitor(arena))
+    }
 }
 
 struct StrVisitor<'bump, A: ?Sized>(&'bump A);
@@ -43,11 +81,51 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
         Ok(unsafe { core::str::from_utf8_unchecked_mut(bytes) })
     }
 
+    #[inline(always)]
     fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Self::Value, E> {
-        match core::str::from_utf8(v) {
-            Ok(s) => self.visit_str(s),
-            Err(_) => Err(E::invalid_value(Unexpected::Bytes(v), &self)),
+        match to_str(v) {
+            Some(s) => self.visit_str(s),
+            None => Err(E::invalid_value(Unexpected::Bytes(v), &self)),
         }
+    }
+}
+
+/// `v` as a `str`, if it is UTF-8.
+#[inline(always)]
+fn to_str(v: &[u8]) -> Option<&str> {
+    if is_ascii(v) {
+        // SAFETY: ASCII is UTF-8.
+        Some(unsafe { core::str::from_utf8_unchecked(v) })
+    } else {
+        core::str::from_utf8(v).ok()
+    }
+}
+
+/// Whether every byte of `v` is ASCII. Up to 64 bytes, with no loop over bytes: two
+/// overlapping loads of 4 or 8 bytes, or 8-byte words and an overlapping last one (the
+/// standard library's `is_ascii` goes byte by byte through the tail of a short slice); past
+/// that, the standard library's vectorized loop.
+#[inline(always)]
+fn is_ascii(v: &[u8]) -> bool {
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const HIGH4: u32 = u32::from_ne_bytes([0x80; 4]);
+    let n = v.len();
+    if n < 4 {
+        v.iter().fold(0, |acc, &b| acc | b) < 0x80
+    } else if n < 8 {
+        let head = u32::from_ne_bytes([v[0], v[1], v[2], v[3]]);
+        let tail = u32::from_ne_bytes([v[n - 4], v[n - 3], v[n - 2], v[n - 1]]);
+        (head | tail) & HIGH4 == 0
+    } else if n <= 64 {
+        let (words, _) = v.as_chunks::<8>();
+        // The last 8 bytes, overlapping the words when `n` is not a multiple of 8.
+        let last = v.last_chunk::<8>().map_or(0, |w| u64::from_ne_bytes(*w));
+        let any = words
+            .iter()
+            .fold(last, |acc, w| acc | u64::from_ne_bytes(*w));
+        any & HIGH == 0
+    } else {
+        v.is_ascii()
     }
 }
 
@@ -58,5 +136,40 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for &'bump str
         deserializer: D,
     ) -> Result<Self, D::Error> {
         deserialize_str_mut(arena, deserializer).map(|s| &*s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{is_ascii, to_str};
+
+    #[test]
+    fn one_high_byte_anywhere_is_not_ascii() {
+        for n in 0..=80 {
+            let plain = vec![b'a'; n];
+            assert!(is_ascii(&plain), "{n} ASCII bytes");
+            for at in 0..n {
+                for high in [0x80, 0xC3, 0xFF] {
+                    let mut v = plain.clone();
+                    v[at] = high;
+                    assert!(!is_ascii(&v), "{n} bytes, {high:#x} at {at}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn to_str_agrees_with_from_utf8(v in prop::collection::vec(any::<u8>(), 0..100)) {
+            prop_assert_eq!(to_str(&v), core::str::from_utf8(&v).ok());
+            prop_assert_eq!(is_ascii(&v), v.is_ascii());
+        }
+
+        #[test]
+        fn to_str_reads_every_string(s in ".{0,80}") {
+            prop_assert_eq!(to_str(s.as_bytes()), Some(s.as_str()));
+        }
     }
 }
