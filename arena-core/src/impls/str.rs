@@ -78,12 +78,24 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
         Ok(unsafe { core::str::from_utf8_unchecked_mut(bytes) })
     }
 
+    // serde's default forwards borrowed input to `visit_str` / `visit_bytes` without
+    // `#[inline]`: spelled out so the whole string path stays inside the format's call.
+    #[inline(always)]
+    fn visit_borrowed_str<E: Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        self.visit_str(v)
+    }
+
     #[inline(always)]
     fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Self::Value, E> {
         match to_str(v) {
             Some(s) => self.visit_str(s),
             None => Err(E::invalid_value(Unexpected::Bytes(v), &self)),
         }
+    }
+
+    #[inline(always)]
+    fn visit_borrowed_bytes<E: Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
+        self.visit_bytes(v)
     }
 }
 
