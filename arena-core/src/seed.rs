@@ -170,8 +170,8 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    /// The outermost seed of a call (or one installing limits or `str_as_bytes`): enters the first level,
-    /// installs the limits, and rewinds the arena if the call fails.
+    /// The outermost seed of a call (or one installing limits or `str_as_bytes`): installs
+    /// them, enters the first level, and rewinds the arena if the call fails.
     fn deserialize_call<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
         // Declared first, dropped last: the limits stay installed until the level is left.
         let _installed = self.limits.map(Installed::new);
