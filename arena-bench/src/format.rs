@@ -12,7 +12,8 @@ pub trait Format {
     const NAME: &'static str;
 
     /// Whether the format writes a string exactly as a byte string (postcard, bincode), so the
-    /// arena strategies read its strings with `ArenaSeed::str_as_bytes`.
+    /// arena strategies read its strings with `ArenaSeed::str_as_bytes(true)`, as a user of the
+    /// toolkit would.
     const STR_AS_BYTES: bool = false;
 
     /// Writes `value`.

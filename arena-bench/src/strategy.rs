@@ -197,19 +197,11 @@ fn multitude_bytes(arena: &multitude::Arena) -> ArenaBytes {
 /// multitude's value holds as well, and multitude has no measure of its own.
 fn document_live_bytes<F: Format, D: Dataset>(input: &[u8]) -> Result<u64, String> {
     let scratch = bumpalo::Bump::new();
-    let value: D::Arena<'_> = F::decode_seed(input, arena_seed::<F, _, _>(&scratch))?;
+    let value: D::Arena<'_> = F::decode_seed(
+        input,
+        ArenaSeed::new(&scratch).str_as_bytes(F::STR_AS_BYTES),
+    )?;
     Ok(value.live_bytes() as u64)
-}
-
-/// The seed the arena strategies read with: [`ArenaSeed::str_as_bytes`] where the format
-/// writes a string as a byte string ([`Format::STR_AS_BYTES`]), as a user of the toolkit would.
-fn arena_seed<F: Format, T, A: ?Sized>(arena: &A) -> ArenaSeed<'_, T, A> {
-    let seed = ArenaSeed::new(arena);
-    if F::STR_AS_BYTES {
-        seed.str_as_bytes()
-    } else {
-        seed
-    }
 }
 
 fn multitude_once<F: Format, D: Dataset>(
@@ -367,7 +359,8 @@ fn arena_value<'a, F: Format, D: Dataset, K: ArenaKind>(
 where
     D::Arena<'a>: ArenaDeserialize<'a, K>,
 {
-    let value: D::Arena<'a> = F::decode_seed(input, arena_seed::<F, _, _>(arena))?;
+    let value: D::Arena<'a> =
+        F::decode_seed(input, ArenaSeed::new(arena).str_as_bytes(F::STR_AS_BYTES))?;
     let decode = started.elapsed();
     black_box(&value);
     if let Some(o) = observe {

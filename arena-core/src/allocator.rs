@@ -161,17 +161,7 @@ pub unsafe trait BumpAllocator {
     /// [`AllocError`] when the arena is out of memory or over its limit.
     #[inline]
     fn try_alloc_bytes(&self, bytes: &[u8]) -> Result<&[u8], AllocError> {
-        if bytes.is_empty() {
-            return Ok(&[]);
-        }
-        let layout = Layout::for_value(bytes);
-        let ptr = self.try_alloc_layout(layout)?;
-        // SAFETY: the trait contract makes `ptr` valid for `bytes.len()` writes, and a fresh
-        // allocation cannot overlap `bytes`, which the caller borrows.
-        unsafe {
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.as_ptr(), bytes.len());
-            Ok(core::slice::from_raw_parts(ptr.as_ptr(), bytes.len()))
-        }
+        self.try_alloc_slice_copy(bytes).map(|copy| &*copy)
     }
 
     /// Copies `s` into the arena.
@@ -287,6 +277,9 @@ pub trait BumpAllocatorExt: BumpAllocator {
 
     /// Copies `slice` into the arena.
     ///
+    /// Most slices read from a document are short strings: up to 16 bytes they are copied
+    /// inline, with no call to `memcpy` (whose dispatch costs more than such a copy).
+    ///
     /// # Errors
     ///
     /// [`AllocError`] when the arena is out of memory or over its limit.
@@ -294,16 +287,18 @@ pub trait BumpAllocatorExt: BumpAllocator {
         clippy::mut_from_ref,
         reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
     )]
-    #[inline]
+    #[inline(always)]
     fn try_alloc_slice_copy<T: Copy>(&self, slice: &[T]) -> Result<&mut [T], AllocError> {
         let dst = self.try_alloc_uninit_slice::<T>(slice.len())?;
-        // SAFETY: `dst` is a fresh allocation of exactly `slice.len()` elements, so it is valid
-        // for the copy and cannot overlap `slice`; `T: Copy` makes the bitwise copy a value copy.
+        // SAFETY: `dst` is a fresh allocation of exactly `slice.len()` elements (dangling when
+        // it has no bytes, where nothing is copied), so it is valid for writes of the slice's
+        // bytes and cannot overlap `slice`; `T: Copy` makes the bitwise copy a value copy, after
+        // which every element is initialised.
         unsafe {
-            core::ptr::copy_nonoverlapping(
-                slice.as_ptr(),
-                dst.as_mut_ptr().cast::<T>(),
-                slice.len(),
+            copy_bytes(
+                slice.as_ptr().cast::<u8>(),
+                dst.as_mut_ptr().cast::<u8>(),
+                size_of_val(slice),
             );
             Ok(&mut *(core::ptr::from_mut(dst) as *mut [T]))
         }
@@ -371,9 +366,66 @@ pub trait BumpAllocatorExt: BumpAllocator {
 
 impl<A: BumpAllocator + ?Sized> BumpAllocatorExt for A {}
 
+/// Copies `n` bytes from `src` to `dst`: up to 16 with two loads and two stores of 1, 4 or 8
+/// bytes each (overlapping when `n` is not twice that), longer with `memcpy`.
+///
+/// # Safety
+///
+/// `src` must be valid for `n` reads and `dst` for `n` writes, and the two must not overlap.
+#[inline(always)]
+unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
+    // SAFETY: each access is at an offset below `n` (`n - 8 + 8 <= n` and so on, with `n` at
+    // least the access size in its branch), inside what the caller made valid; the words are
+    // read and written unaligned; the ranges do not overlap (caller).
+    unsafe {
+        if n > 16 {
+            core::ptr::copy_nonoverlapping(src, dst, n);
+        } else if n >= 8 {
+            let head = src.cast::<u64>().read_unaligned();
+            let tail = src.add(n - 8).cast::<u64>().read_unaligned();
+            dst.cast::<u64>().write_unaligned(head);
+            dst.add(n - 8).cast::<u64>().write_unaligned(tail);
+        } else if n >= 4 {
+            let head = src.cast::<u32>().read_unaligned();
+            let tail = src.add(n - 4).cast::<u32>().read_unaligned();
+            dst.cast::<u32>().write_unaligned(head);
+            dst.add(n - 4).cast::<u32>().write_unaligned(tail);
+        } else if n > 0 {
+            // 1 to 3 bytes: the first, the middle and the last (some the same byte).
+            *dst = *src;
+            *dst.add(n / 2) = *src.add(n / 2);
+            *dst.add(n - 1) = *src.add(n - 1);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_short_length_is_copied_exactly() {
+        let arena = crate::SlabArena::new();
+        let bytes: Vec<u8> = (1..=40).collect();
+        let words: Vec<u32> = (1..=40).map(|i| i * 0x0101_0101).collect();
+        for n in 0..=40 {
+            assert_eq!(
+                arena.alloc_slice_copy(&bytes[..n]),
+                &bytes[..n],
+                "{n} bytes"
+            );
+            assert_eq!(arena.alloc_bytes(&bytes[..n]), &bytes[..n], "{n} bytes");
+            assert_eq!(
+                arena.alloc_slice_copy(&words[..n]),
+                &words[..n],
+                "{n} words"
+            );
+        }
+        let text = "héllo, wörld: a string of more than sixteen bytes";
+        for end in (0..=text.len()).filter(|&end| text.is_char_boundary(end)) {
+            assert_eq!(arena.alloc_str(&text[..end]), &text[..end]);
+        }
+    }
 
     #[test]
     fn alloc_error_messages_name_the_arena() {

@@ -41,8 +41,9 @@ pub struct ArenaSeed<'bump, T, A: ?Sized> {
     /// Limits this call installs; `None` keeps those in force (the defaults, or an enclosing
     /// call's).
     limits: Option<Limits>,
-    /// This call reads strings as bytes; `false` keeps the setting in force.
-    str_as_bytes: bool,
+    /// Whether this call reads strings as bytes; `None` keeps the setting in force (off, or an
+    /// enclosing call's).
+    str_as_bytes: Option<bool>,
     marker: PhantomData<fn() -> T>,
 }
 
@@ -54,7 +55,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
         Self {
             arena,
             limits: None,
-            str_as_bytes: false,
+            str_as_bytes: None,
             marker: PhantomData,
         }
     }
@@ -78,9 +79,11 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
         self
     }
 
-    /// Reads every string of this call (`&str`, and the arena strings of bumpalo and
+    /// With `on`, reads every string of this call (`&str`, and the arena strings of bumpalo and
     /// bump-scope) with `deserialize_bytes`, and checks its UTF-8 here rather than in the
-    /// format.
+    /// format; with `on == false`, reads them with `deserialize_str`. A seed that does not say
+    /// keeps the setting of the call it is nested in (off outside any call), so a hand-written
+    /// impl can switch it off for a part of the input written differently.
     ///
     /// Binary formats check a string's UTF-8 with `core::str::from_utf8`, which goes byte by
     /// byte through short strings; here short ASCII strings are checked a word at a time, and
@@ -107,18 +110,18 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     ///
     /// let bump = bumpalo::Bump::new();
     /// let bytes = postcard::to_allocvec(&("Ada", "ada@example.org")).unwrap();
-    /// let seed = ArenaSeed::<(&str, &str), _>::new(&bump).str_as_bytes();
+    /// let seed = ArenaSeed::<(&str, &str), _>::new(&bump).str_as_bytes(true);
     /// let person = seed.deserialize(&mut postcard::Deserializer::from_bytes(&bytes))?;
     /// assert_eq!(person, ("Ada", "ada@example.org"));
     ///
     /// // Invalid UTF-8 is still an error.
-    /// let seed = ArenaSeed::<&str, _>::new(&bump).str_as_bytes();
+    /// let seed = ArenaSeed::<&str, _>::new(&bump).str_as_bytes(true);
     /// assert!(seed.deserialize(&mut postcard::Deserializer::from_bytes(&[2, 0xC3, 0x28])).is_err());
     /// # Ok::<(), postcard::Error>(())
     /// ```
     #[must_use]
-    pub const fn str_as_bytes(mut self) -> Self {
-        self.str_as_bytes = true;
+    pub const fn str_as_bytes(mut self, on: bool) -> Self {
+        self.str_as_bytes = Some(on);
         self
     }
 
@@ -158,7 +161,7 @@ where
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
         // Inside a call (a field, an element): one thread-local load, nothing else to do.
-        if self.limits.is_none() && !self.str_as_bytes && limits::in_call() {
+        if self.limits.is_none() && self.str_as_bytes.is_none() && limits::in_call() {
             return T::deserialize_in(self.arena, deserializer);
         }
         self.deserialize_call(deserializer)
@@ -175,7 +178,7 @@ where
     fn deserialize_call<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
         // Declared first, dropped last: the limits stay installed until the level is left.
         let _installed = self.limits.map(Installed::new);
-        let _str_as_bytes = self.str_as_bytes.then(StrAsBytes::install);
+        let _str_as_bytes = self.str_as_bytes.map(StrAsBytes::install);
         let (_level, outermost) = Level::enter::<D::Error>()?;
         if !outermost {
             return T::deserialize_in(self.arena, deserializer);

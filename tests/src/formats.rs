@@ -68,12 +68,8 @@ impl Format {
     /// The seed the arena reads this format with: [`ArenaSeed::str_as_bytes`] for the
     /// `*StrAsBytes` variants.
     pub const fn arena_seed<'bump, T, A: ?Sized>(self, arena: &'bump A) -> ArenaSeed<'bump, T, A> {
-        let seed = ArenaSeed::new(arena);
-        if matches!(self, Format::PostcardStrAsBytes | Format::BincodeStrAsBytes) {
-            seed.str_as_bytes()
-        } else {
-            seed
-        }
+        let as_bytes = matches!(self, Format::PostcardStrAsBytes | Format::BincodeStrAsBytes);
+        ArenaSeed::new(arena).str_as_bytes(as_bytes)
     }
 
     /// Serializes `value`.

@@ -496,12 +496,6 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Label<'bum
     }
 }
 
-/// A seed into `bump`, reading strings as bytes if `as_bytes`.
-fn seed<T>(bump: &bumpalo::Bump, as_bytes: bool) -> ArenaSeed<'_, T, bumpalo::Bump> {
-    let seed = ArenaSeed::new(bump);
-    if as_bytes { seed.str_as_bytes() } else { seed }
-}
-
 /// `ArenaSeed::str_as_bytes` (the `*StrAsBytes` formats run every test here with it): JSON
 /// ignores it, CBOR refuses strings read that way (they are not byte strings there), and it
 /// holds for nested seeds and ends with its call.
@@ -510,7 +504,9 @@ fn str_as_bytes_is_for_binary_formats_and_lasts_one_call() {
     let bump = bumpalo::Bump::new();
     let json = |as_bytes: bool, input: &[u8]| -> Result<String, String> {
         let mut de = serde_json::Deserializer::from_slice(input);
-        let read: Result<&str, _> = seed(&bump, as_bytes).deserialize(&mut de);
+        let read: Result<&str, _> = ArenaSeed::new(&bump)
+            .str_as_bytes(as_bytes)
+            .deserialize(&mut de);
         read.map(str::to_owned).map_err(|e| e.to_string())
     };
     // JSON: a raw control character is refused, as serde refuses it; escaped, it reads.
@@ -521,7 +517,8 @@ fn str_as_bytes_is_for_binary_formats_and_lasts_one_call() {
 
     let cbor = Format::Cbor.to_bytes(&vec!["p".to_owned(), "q".to_owned()]);
     let labels = |as_bytes: bool| -> Result<Vec<String>, String> {
-        let read: &[Label<'_>] = Format::Cbor.decode_seed(seed(&bump, as_bytes), &cbor)?;
+        let read: &[Label<'_>] =
+            Format::Cbor.decode_seed(ArenaSeed::new(&bump).str_as_bytes(as_bytes), &cbor)?;
         Ok(read.iter().map(|l| l.0.to_owned()).collect())
     };
     assert_eq!(labels(false).unwrap(), ["p", "q"]);
@@ -542,6 +539,61 @@ fn str_as_bytes_is_for_binary_formats_and_lasts_one_call() {
         let read = Format::PostcardStrAsBytes.decode_in::<&str, _>(&bump, &bytes);
         assert!(read.is_err(), "{len}: {read:?}");
     }
+}
+
+/// A hand-written type whose string is read as a string even in a call that reads strings as
+/// bytes: a nested seed that says `str_as_bytes(false)`.
+struct AsString<'bump>(&'bump str);
+
+impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for AsString<'bump> {
+    fn deserialize_in<'de, D: serde::Deserializer<'de>>(
+        arena: &'bump A,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        ArenaSeed::new(arena)
+            .str_as_bytes(false)
+            .deserialize(d)
+            .map(AsString)
+    }
+}
+
+/// A nested seed can switch `str_as_bytes` off for its own value, and the enclosing call's
+/// setting comes back after it. Which path read a string shows in the error for invalid UTF-8:
+/// serde's `invalid_value` from the arena's check, or the format's own.
+#[test]
+fn a_nested_seed_can_switch_str_as_bytes_off() {
+    let bump = bumpalo::Bump::new();
+    let input = |bad: usize| {
+        let mut bytes = Format::Postcard.to_bytes(&("a", "b", "c"));
+        // Each string is a length byte and one byte.
+        bytes[1 + 2 * bad] = 0xFF;
+        bytes
+    };
+    let read = |bad: usize| -> String {
+        let seed = ArenaSeed::<(&str, AsString<'_>, &str), _>::new(&bump).str_as_bytes(true);
+        let bytes = input(bad);
+        match Format::Postcard.decode_seed(seed, &bytes) {
+            Ok(_) => panic!("string {bad} is not UTF-8"),
+            Err(e) => e,
+        }
+    };
+    let by_the_format = Format::Postcard.decode_owned::<(String, String, String)>(&input(1));
+    let by_the_format = by_the_format.unwrap_err();
+    assert_eq!(read(1), by_the_format, "read as a string");
+    // postcard words every error raised through serde alike, so only the format's own differs.
+    assert_ne!(read(0), by_the_format, "read as bytes");
+    assert_eq!(
+        read(2),
+        read(0),
+        "read as bytes again after the nested seed"
+    );
+    let (a, b, c) = Format::Postcard
+        .decode_seed(
+            ArenaSeed::<(&str, AsString<'_>, &str), _>::new(&bump).str_as_bytes(true),
+            &Format::Postcard.to_bytes(&("a", "b", "c")),
+        )
+        .unwrap();
+    assert_eq!((a, b.0, c), ("a", "b", "c"));
 }
 
 /// Every strict prefix of `valid`'s JSON and postcard encodings that serde refuses for its type

@@ -7,8 +7,8 @@ use serde::de::{Error, SeqAccess, Visitor};
 
 use super::seq::{collect_seq, finish};
 use super::{alloc_error, limit_error};
-use crate::BumpAllocator;
 use crate::limits;
+use crate::{BumpAllocator, BumpAllocatorExt};
 
 /// Visits bytes (and, with `accept_str`, strings) into an arena byte slice.
 pub(crate) struct BytesVisitor<'bump, A: ?Sized> {
@@ -31,7 +31,7 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump,
     #[inline]
     fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Self::Value, E> {
         limits::admit_str(v.len()).map_err(limit_error)?;
-        super::str::alloc_bytes_copy(self.arena, v).map_err(alloc_error)
+        self.arena.try_alloc_slice_copy(v).map_err(alloc_error)
     }
 
     fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {

@@ -13,7 +13,7 @@ use serde::de::{Error, Unexpected, Visitor};
 
 use super::{alloc_error, limit_error};
 use crate::limits;
-use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
+use crate::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
 std::thread_local! {
     /// Whether the call in progress on this thread reads strings as bytes.
@@ -27,11 +27,11 @@ pub(crate) struct StrAsBytes {
 }
 
 impl StrAsBytes {
-    /// Reads strings as bytes until the returned guard is dropped.
+    /// Reads strings as bytes (`on`) or as strings until the returned guard is dropped.
     #[cold]
-    pub(crate) fn install() -> Self {
+    pub(crate) fn install(on: bool) -> Self {
         Self {
-            saved: AS_BYTES.with(|b| b.replace(true)),
+            saved: AS_BYTES.with(|b| b.replace(on)),
         }
     }
 }
@@ -73,7 +73,10 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
     #[inline(always)]
     fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
         limits::admit_str(v.len()).map_err(limit_error)?;
-        let bytes = alloc_bytes_copy(self.0, v.as_bytes()).map_err(alloc_error)?;
+        let bytes = self
+            .0
+            .try_alloc_slice_copy(v.as_bytes())
+            .map_err(alloc_error)?;
         // SAFETY: `bytes` is a byte-for-byte copy of a `str`, so it is valid UTF-8.
         Ok(unsafe { core::str::from_utf8_unchecked_mut(bytes) })
     }
@@ -96,61 +99,6 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
     #[inline(always)]
     fn visit_borrowed_bytes<E: Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
         self.visit_bytes(v)
-    }
-}
-
-/// `bytes` copied into `arena`. Most strings are short: up to 16 bytes they are copied inline
-/// (no call to `memcpy`, whose dispatch costs more than the copy).
-#[inline(always)]
-#[expect(
-    clippy::mut_from_ref,
-    reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
-)]
-pub(crate) fn alloc_bytes_copy<'bump, A: BumpAllocator + ?Sized>(
-    arena: &'bump A,
-    bytes: &[u8],
-) -> Result<&'bump mut [u8], AllocError> {
-    let n = bytes.len();
-    let dst = arena.try_alloc_uninit_slice::<u8>(n)?;
-    // SAFETY: `dst` is a fresh arena block of `n` bytes (dangling when `n == 0`, where nothing
-    // is copied), so it is valid for `n` writes and cannot overlap `bytes`; after the copy its
-    // `n` bytes are initialised.
-    unsafe {
-        copy_bytes(bytes.as_ptr(), dst.as_mut_ptr().cast::<u8>(), n);
-        Ok(&mut *(core::ptr::from_mut(dst) as *mut [u8]))
-    }
-}
-
-/// Copies `n` bytes from `src` to `dst`: up to 16 with two loads and two stores of 1, 4 or 8
-/// bytes each (overlapping when `n` is not twice that), longer with `memcpy`.
-///
-/// # Safety
-///
-/// `src` must be valid for `n` reads and `dst` for `n` writes, and the two must not overlap.
-#[inline(always)]
-unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
-    // SAFETY: each access is at an offset below `n` (`n - 8 + 8 <= n` and so on, with `n` at
-    // least the access size in its branch), inside what the caller made valid; the words are
-    // read and written unaligned; the ranges do not overlap (caller).
-    unsafe {
-        if n > 16 {
-            core::ptr::copy_nonoverlapping(src, dst, n);
-        } else if n >= 8 {
-            let head = src.cast::<u64>().read_unaligned();
-            let tail = src.add(n - 8).cast::<u64>().read_unaligned();
-            dst.cast::<u64>().write_unaligned(head);
-            dst.add(n - 8).cast::<u64>().write_unaligned(tail);
-        } else if n >= 4 {
-            let head = src.cast::<u32>().read_unaligned();
-            let tail = src.add(n - 4).cast::<u32>().read_unaligned();
-            dst.cast::<u32>().write_unaligned(head);
-            dst.add(n - 4).cast::<u32>().write_unaligned(tail);
-        } else if n > 0 {
-            // 1 to 3 bytes: the first, the middle and the last (some the same byte).
-            *dst = *src;
-            *dst.add(n / 2) = *src.add(n / 2);
-            *dst.add(n - 1) = *src.add(n - 1);
-        }
     }
 }
 
@@ -207,7 +155,7 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for &'bump str
 mod tests {
     use proptest::prelude::*;
 
-    use super::{alloc_bytes_copy, is_ascii, to_str};
+    use super::{is_ascii, to_str};
 
     #[test]
     fn one_high_byte_anywhere_is_not_ascii() {
@@ -221,16 +169,6 @@ mod tests {
                     assert!(!is_ascii(&v), "{n} bytes, {high:#x} at {at}");
                 }
             }
-        }
-    }
-
-    #[test]
-    fn every_short_length_is_copied_exactly() {
-        let arena = bumpalo::Bump::new();
-        let source: Vec<u8> = (1..=40).collect();
-        for n in 0..=40 {
-            let copy = alloc_bytes_copy(&arena, &source[..n]).unwrap();
-            assert_eq!(copy, &source[..n], "{n} bytes");
         }
     }
 
