@@ -145,10 +145,12 @@ struct Context {
     /// String length limit (`usize::MAX` when none).
     max_str_len: Cell<usize>,
     /// Largest direct block a sequence may take on the strength of its announced length;
-    /// earned by the call's announced lengths that proved true (see
-    /// [`slice_builder`](crate::slice_builder)), back to the floor when one proves false and
-    /// at the start of every call.
+    /// earned by announced lengths that proved true (see
+    /// [`slice_builder`](crate::slice_builder)), back to the floor when one proves false.
     trust: Cell<usize>,
+    /// The trust the next call on this thread starts with: what the last call that succeeded
+    /// ended with, the floor after a call that failed (its input may have lied).
+    carried_trust: Cell<usize>,
 }
 
 impl Context {
@@ -204,6 +206,7 @@ std::thread_local! {
             max_zero_sized_len: Cell::new(DEFAULT_ZERO_SIZED_LEN),
             max_str_len: Cell::new(usize::MAX),
             trust: Cell::new(TRUST_FLOOR),
+            carried_trust: Cell::new(TRUST_FLOOR),
         }
     };
 }
@@ -237,8 +240,8 @@ impl Level {
             }
             cx.depth.set(depth);
             if depth == 1 {
-                // A new call: nothing it announced has proved true yet.
-                cx.trust.set(TRUST_FLOOR);
+                // A new call: it starts from what the last call on this thread proved.
+                cx.trust.set(cx.carried_trust.get());
             }
             Ok(depth)
         });
@@ -349,6 +352,21 @@ pub(crate) fn earn_trust(bytes: usize) {
 #[cold]
 pub(crate) fn lose_trust() {
     CONTEXT.with(|cx| cx.trust.set(TRUST_FLOOR));
+}
+
+/// The outermost call on this thread ended, successfully or not: the next call starts with the
+/// trust this one earned, or with the floor if it failed (a failed call may have been lied to
+/// in a way nothing judged, such as input that ends inside a trusted block).
+#[inline]
+pub(crate) fn carry_trust(succeeded: bool) {
+    CONTEXT.with(|cx| {
+        let next = if succeeded {
+            cx.trust.get()
+        } else {
+            TRUST_FLOOR
+        };
+        cx.carried_trust.set(next);
+    });
 }
 
 /// Checks that a string of `len` bytes is allowed, and charges it to the byte budget.

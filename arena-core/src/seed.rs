@@ -185,6 +185,7 @@ where
         }
         let checkpoint = self.arena.checkpoint();
         let result = T::deserialize_in(self.arena, deserializer);
+        limits::carry_trust(result.is_ok());
         if let (Err(_), Some(checkpoint)) = (&result, checkpoint) {
             // SAFETY: the checkpoint is this arena's, taken just above with nothing reset since
             // (a reset needs `&mut`, and the arena is borrowed for `'bump`). Everything allocated

@@ -12,12 +12,15 @@
 //! An announced length is only a claim. A direct block is charged to the byte budget when it is
 //! taken; if the sequence turns out longer, its elements move to the scratch stack and the block
 //! is abandoned; if shorter, its tail stays unused. Either way the waste is bounded:
-//! - **Trust is earned.** Every call starts trusting blocks of [`TRUST_FLOOR`] bytes. Each
+//! - **Trust is earned.** A thread starts trusting blocks of [`TRUST_FLOOR`] bytes. Each
 //!   announced length that proves true (direct or not) raises the trust to twice its bytes
-//!   (up to [`TRUST_CEILING`](crate::limits::TRUST_CEILING)), so rings of coordinates or rows of a table after the first
-//!   go straight in; one that proves false drops it back to the floor. So the bytes a lying
-//!   input makes the arena waste are at most twice the bytes of true sequences before it, plus
-//!   the floor per lie.
+//!   (up to [`TRUST_CEILING`](crate::limits::TRUST_CEILING)), so rings of coordinates or rows
+//!   of a table after the first go straight in; one that proves false drops it back to the
+//!   floor. A call starts with the trust the previous call on its thread ended with if that
+//!   call succeeded, else with the floor: the next document of a stream of similar ones reads
+//!   its large top-level sequences straight into the arena, with no scratch copy. So the bytes
+//!   a lying input makes the arena waste are at most twice the bytes of true sequences before
+//!   it (in its call or the successful call before), plus the floor per lie.
 //! - **Nested claims share one bound.** The blocks of all sequences open at once on a thread
 //!   (each nested inside the previous) hold at most [`DIRECT_PENDING_MAX`] bytes together, or
 //!   the trust if larger, so an input of nested headers each claiming many elements reserves

@@ -124,10 +124,10 @@ unsafe impl bump_scope::alloc::Allocator for FailOnce {
     }
 }
 
-/// A document that takes many chunks (20,000 strings) and one that takes a few bytes, in
+/// A document that takes many chunks (20,000 strings in 200 groups) and one that takes a few bytes, in
 /// bincode: postcard's `Error::custom` drops the out-of-memory message the tests check.
 struct ChunkyDocs {
-    owned: Vec<String>,
+    owned: Vec<Vec<String>>,
     big: Vec<u8>,
     small: Vec<u8>,
 }
@@ -136,8 +136,14 @@ impl ChunkyDocs {
     const FORMAT: Format = Format::Bincode;
 
     fn new() -> Self {
-        let owned: Vec<String> = (0..20_000)
-            .map(|i| format!("a string long enough to need chunks {i}"))
+        // 200 groups of 100: sequences small enough to go straight into the arena whatever
+        // the trust earned by earlier calls, so the arena grows chunk by chunk with the strings.
+        let owned: Vec<Vec<String>> = (0..200)
+            .map(|g| {
+                (0..100)
+                    .map(|i| format!("a string long enough to need chunks {g}.{i}"))
+                    .collect()
+            })
             .collect();
         ChunkyDocs {
             big: Self::FORMAT.to_bytes(&owned),
@@ -148,7 +154,7 @@ impl ChunkyDocs {
 
     /// Reads the big document into `arena`; when it fails, the error is out of memory.
     fn read_big<A: BumpAllocator + ?Sized>(&self, arena: &A) -> Result<(), String> {
-        match Self::FORMAT.decode_in::<&[&str], _>(arena, &self.big) {
+        match Self::FORMAT.decode_in::<&[&[&str]], _>(arena, &self.big) {
             Ok(v) => {
                 assert_eq!(v, self.owned);
                 Ok(())
@@ -442,7 +448,7 @@ fn held_after_a_failed_decode<A: BumpAllocator>(arena: &A, input: &[u8]) -> usiz
 }
 
 #[test]
-fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes() {
+fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes_before_it() {
     // MessagePack: an array of two arrays of u64. The first holds 4,096 elements (32 KiB, past
     // the 16 KiB every call trusts: it collects on the scratch stack and, true, earns trust for
     // 64 KiB); the second claims 8,000 (62.5 KiB, now trusted: a direct block) and the input
@@ -466,10 +472,33 @@ fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes() {
             assert!(held > 2 * true_bytes, "the claim was trusted: {held} bytes");
         }
     });
-    // The same claim right away, with nothing true before it, is not trusted.
+    // The same claim right away, with nothing true before it, is not trusted (the failed call
+    // before it passes no trust on).
     let mut lone = vec![0xdc, 0x00, 0x01];
     lone.extend_from_slice(&[0xdc, 0x1f, 0x40, 0x07]);
     with_each_arena!(|arena| {
+        let held = held_after_a_failed_decode(arena, &lone);
+        assert!(held < 4096, "{held} bytes left in the arena");
+    });
+    // A successful call passes its trust on to the next call on the thread: after the true
+    // 4,096 elements as a document of their own, the lone claim gets a direct block. The
+    // failed call passes nothing on, so the same claim right after is not trusted.
+    let mut honest = vec![0xdc, 0x00, 0x01, 0xdc];
+    honest.extend_from_slice(&(TRUE as u16).to_be_bytes());
+    honest.extend(std::iter::repeat_n(0x07, TRUE));
+    with_each_arena!(|arena| {
+        let read = Format::MsgPack
+            .decode_in::<&[&[u64]], _>(arena, &honest)
+            .unwrap();
+        assert_eq!(read[0].len(), TRUE);
+        let held = held_after_a_failed_decode(arena, &lone);
+        assert!(
+            held <= 2 * true_bytes + 4096,
+            "{held} bytes left in the arena"
+        );
+        if BumpAllocator::checkpoint(arena).is_none() {
+            assert!(held > true_bytes, "the claim was trusted: {held} bytes");
+        }
         let held = held_after_a_failed_decode(arena, &lone);
         assert!(held < 4096, "{held} bytes left in the arena");
     });
