@@ -38,6 +38,23 @@ pub enum Format {
     BincodeStrAsBytes,
 }
 
+/// An encoding on the wire: a [`Format`] without the arena's reading options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wire {
+    /// serde_json.
+    Json,
+    /// postcard.
+    Postcard,
+    /// bincode 2, standard configuration.
+    Bincode,
+    /// rmp-serde, structs as arrays.
+    MsgPack,
+    /// rmp-serde, structs as maps.
+    MsgPackNamed,
+    /// cbor4ii.
+    Cbor,
+}
+
 impl Format {
     /// Every format.
     pub const ALL: [Format; 8] = [
@@ -52,17 +69,20 @@ impl Format {
     ];
 
     /// The encoding on the wire: the same for a `*StrAsBytes` variant and its format.
-    pub const fn wire(self) -> Format {
+    pub const fn wire(self) -> Wire {
         match self {
-            Format::PostcardStrAsBytes => Format::Postcard,
-            Format::BincodeStrAsBytes => Format::Bincode,
-            other => other,
+            Format::Json => Wire::Json,
+            Format::Postcard | Format::PostcardStrAsBytes => Wire::Postcard,
+            Format::Bincode | Format::BincodeStrAsBytes => Wire::Bincode,
+            Format::MsgPack => Wire::MsgPack,
+            Format::MsgPackNamed => Wire::MsgPackNamed,
+            Format::Cbor => Wire::Cbor,
         }
     }
 
     /// Whether the input describes its own types (everything but postcard and bincode).
     pub const fn is_self_describing(self) -> bool {
-        !matches!(self.wire(), Format::Postcard | Format::Bincode)
+        !matches!(self.wire(), Wire::Postcard | Wire::Bincode)
     }
 
     /// The seed the arena reads this format with: [`ArenaSeed::str_as_bytes`] for the
@@ -79,14 +99,13 @@ impl Format {
     /// When the format cannot serialize it (a test bug).
     pub fn to_bytes<T: Serialize>(self, value: &T) -> Vec<u8> {
         match self.wire() {
-            Format::Json => serde_json::to_vec(value).expect("json serializes"),
-            Format::Postcard => postcard::to_allocvec(value).expect("postcard serializes"),
-            Format::Bincode => bincode::serde::encode_to_vec(value, bincode::config::standard())
+            Wire::Json => serde_json::to_vec(value).expect("json serializes"),
+            Wire::Postcard => postcard::to_allocvec(value).expect("postcard serializes"),
+            Wire::Bincode => bincode::serde::encode_to_vec(value, bincode::config::standard())
                 .expect("bincode serializes"),
-            Format::MsgPack => rmp_serde::to_vec(value).expect("msgpack serializes"),
-            Format::MsgPackNamed => rmp_serde::to_vec_named(value).expect("msgpack serializes"),
-            Format::Cbor => cbor4ii::serde::to_vec(Vec::new(), value).expect("cbor serializes"),
-            Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("a wire format"),
+            Wire::MsgPack => rmp_serde::to_vec(value).expect("msgpack serializes"),
+            Wire::MsgPackNamed => rmp_serde::to_vec_named(value).expect("msgpack serializes"),
+            Wire::Cbor => cbor4ii::serde::to_vec(Vec::new(), value).expect("cbor serializes"),
         }
     }
 
@@ -101,13 +120,13 @@ impl Format {
         bytes: &'de [u8],
     ) -> Result<S::Value, String> {
         match self.wire() {
-            Format::Json => {
+            Wire::Json => {
                 let mut de = serde_json::Deserializer::from_slice(bytes);
                 let value = seed.deserialize(&mut de).map_err(text)?;
                 de.end().map_err(text)?;
                 Ok(value)
             }
-            Format::Postcard => {
+            Wire::Postcard => {
                 let mut de = postcard::Deserializer::from_bytes(bytes);
                 seed.deserialize(&mut de).map_err(text)
             }
@@ -115,19 +134,18 @@ impl Format {
             // `String` decode allocates whatever length the input claims and aborts on absurd
             // ones (found by the fuzzer: `tests/tests/fuzz_regressions/`). The arena path never
             // reaches that code (it borrows), but serde's baseline does, in corruption tests.
-            Format::Bincode => bincode::serde::seed_decode_from_slice(seed, bytes, BINCODE_DECODE)
+            Wire::Bincode => bincode::serde::seed_decode_from_slice(seed, bytes, BINCODE_DECODE)
                 .map(|(value, _read)| value)
                 .map_err(text),
-            Format::MsgPack | Format::MsgPackNamed => {
+            Wire::MsgPack | Wire::MsgPackNamed => {
                 let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
                 seed.deserialize(&mut de).map_err(text)
             }
-            Format::Cbor => {
+            Wire::Cbor => {
                 let reader = cbor4ii::core::utils::SliceReader::new(bytes);
                 let mut de = cbor4ii::serde::Deserializer::new(reader);
                 seed.deserialize(&mut de).map_err(text)
             }
-            Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("a wire format"),
         }
     }
 

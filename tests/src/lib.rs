@@ -4,7 +4,7 @@ pub mod derive_support;
 pub mod formats;
 pub mod recursive;
 
-pub use formats::Format;
+pub use formats::{Format, Wire};
 
 /// Re-exports for the macros, so test files need not name these crates themselves.
 #[doc(hidden)]
