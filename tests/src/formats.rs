@@ -38,23 +38,6 @@ pub enum Format {
     BincodeStrAsBytes,
 }
 
-/// An encoding on the wire: a [`Format`] without the arena's reading options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wire {
-    /// serde_json.
-    Json,
-    /// postcard.
-    Postcard,
-    /// bincode 2, standard configuration.
-    Bincode,
-    /// rmp-serde, structs as arrays.
-    MsgPack,
-    /// rmp-serde, structs as maps.
-    MsgPackNamed,
-    /// cbor4ii.
-    Cbor,
-}
-
 impl Format {
     /// Every format.
     pub const ALL: [Format; 8] = [
@@ -69,20 +52,17 @@ impl Format {
     ];
 
     /// The encoding on the wire: the same for a `*StrAsBytes` variant and its format.
-    pub const fn wire(self) -> Wire {
+    pub const fn wire(self) -> Format {
         match self {
-            Format::Json => Wire::Json,
-            Format::Postcard | Format::PostcardStrAsBytes => Wire::Postcard,
-            Format::Bincode | Format::BincodeStrAsBytes => Wire::Bincode,
-            Format::MsgPack => Wire::MsgPack,
-            Format::MsgPackNamed => Wire::MsgPackNamed,
-            Format::Cbor => Wire::Cbor,
+            Format::PostcardStrAsBytes => Format::Postcard,
+            Format::BincodeStrAsBytes => Format::Bincode,
+            other => other,
         }
     }
 
     /// Whether the input describes its own types (everything but postcard and bincode).
     pub const fn is_self_describing(self) -> bool {
-        !matches!(self.wire(), Wire::Postcard | Wire::Bincode)
+        !matches!(self.wire(), Format::Postcard | Format::Bincode)
     }
 
     /// The seed the arena reads this format with: [`ArenaSeed::str_as_bytes`] for the
@@ -98,14 +78,18 @@ impl Format {
     ///
     /// When the format cannot serialize it (a test bug).
     pub fn to_bytes<T: Serialize>(self, value: &T) -> Vec<u8> {
-        match self.wire() {
-            Wire::Json => serde_json::to_vec(value).expect("json serializes"),
-            Wire::Postcard => postcard::to_allocvec(value).expect("postcard serializes"),
-            Wire::Bincode => bincode::serde::encode_to_vec(value, bincode::config::standard())
-                .expect("bincode serializes"),
-            Wire::MsgPack => rmp_serde::to_vec(value).expect("msgpack serializes"),
-            Wire::MsgPackNamed => rmp_serde::to_vec_named(value).expect("msgpack serializes"),
-            Wire::Cbor => cbor4ii::serde::to_vec(Vec::new(), value).expect("cbor serializes"),
+        match self {
+            Format::Json => serde_json::to_vec(value).expect("json serializes"),
+            Format::Postcard | Format::PostcardStrAsBytes => {
+                postcard::to_allocvec(value).expect("postcard serializes")
+            }
+            Format::Bincode | Format::BincodeStrAsBytes => {
+                bincode::serde::encode_to_vec(value, bincode::config::standard())
+                    .expect("bincode serializes")
+            }
+            Format::MsgPack => rmp_serde::to_vec(value).expect("msgpack serializes"),
+            Format::MsgPackNamed => rmp_serde::to_vec_named(value).expect("msgpack serializes"),
+            Format::Cbor => cbor4ii::serde::to_vec(Vec::new(), value).expect("cbor serializes"),
         }
     }
 
@@ -119,14 +103,14 @@ impl Format {
         seed: S,
         bytes: &'de [u8],
     ) -> Result<S::Value, String> {
-        match self.wire() {
-            Wire::Json => {
+        match self {
+            Format::Json => {
                 let mut de = serde_json::Deserializer::from_slice(bytes);
                 let value = seed.deserialize(&mut de).map_err(text)?;
                 de.end().map_err(text)?;
                 Ok(value)
             }
-            Wire::Postcard => {
+            Format::Postcard | Format::PostcardStrAsBytes => {
                 let mut de = postcard::Deserializer::from_bytes(bytes);
                 seed.deserialize(&mut de).map_err(text)
             }
@@ -134,14 +118,16 @@ impl Format {
             // `String` decode allocates whatever length the input claims and aborts on absurd
             // ones (found by the fuzzer: `tests/tests/fuzz_regressions/`). The arena path never
             // reaches that code (it borrows), but serde's baseline does, in corruption tests.
-            Wire::Bincode => bincode::serde::seed_decode_from_slice(seed, bytes, BINCODE_DECODE)
-                .map(|(value, _read)| value)
-                .map_err(text),
-            Wire::MsgPack | Wire::MsgPackNamed => {
+            Format::Bincode | Format::BincodeStrAsBytes => {
+                bincode::serde::seed_decode_from_slice(seed, bytes, BINCODE_DECODE)
+                    .map(|(value, _read)| value)
+                    .map_err(text)
+            }
+            Format::MsgPack | Format::MsgPackNamed => {
                 let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
                 seed.deserialize(&mut de).map_err(text)
             }
-            Wire::Cbor => {
+            Format::Cbor => {
                 let reader = cbor4ii::core::utils::SliceReader::new(bytes);
                 let mut de = cbor4ii::serde::Deserializer::new(reader);
                 seed.deserialize(&mut de).map_err(text)

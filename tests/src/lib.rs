@@ -4,7 +4,7 @@ pub mod derive_support;
 pub mod formats;
 pub mod recursive;
 
-pub use formats::{Format, Wire};
+pub use formats::Format;
 
 /// Re-exports for the macros, so test files need not name these crates themselves.
 #[doc(hidden)]

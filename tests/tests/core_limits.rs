@@ -3,7 +3,7 @@
 
 use arena_core::{ArenaDeserialize, ArenaSeed, BStr, BumpAllocator, Limits};
 use arena_tests::recursive::{Chain, Tree};
-use arena_tests::{Format, Wire, with_each_arena};
+use arena_tests::{Format, with_each_arena};
 use serde::de::DeserializeSeed;
 
 /// Decodes with `limits` through `fmt`.
@@ -110,7 +110,7 @@ fn the_byte_budget_counts_everything_the_call_allocates() {
             .unwrap_err();
             // postcard's `Error::custom` drops every message.
             assert!(
-                fmt.wire() == Wire::Postcard || e.contains("arena byte limit"),
+                fmt.wire() == Format::Postcard || e.contains("arena byte limit"),
                 "{fmt}: {e}"
             );
         });
