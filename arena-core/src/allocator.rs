@@ -68,6 +68,14 @@ impl fmt::Display for AllocError {
 
 impl std::error::Error for AllocError {}
 
+impl AllocError {
+    /// The format's error for it: a custom error with its message.
+    #[cold]
+    pub(crate) fn into_de<E: serde::de::Error>(self) -> E {
+        E::custom(self)
+    }
+}
+
 /// How much memory an arena holds and how much of it is handed out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ArenaStats {
@@ -154,6 +162,17 @@ pub unsafe trait BumpAllocator {
         let _ = checkpoint;
     }
 
+    /// The arena's identity: the same for every way of reaching one arena, different for two
+    /// arenas. A seed nested in a call compares it with the call's to know whether it fills
+    /// the same arena (see [`ArenaSeed`](crate::ArenaSeed)).
+    ///
+    /// The address of `self`; an arena that forwards to another (as `&A` does) returns that
+    /// one's.
+    #[inline(always)]
+    fn identity(&self) -> *const () {
+        core::ptr::from_ref(self).cast()
+    }
+
     /// Copies `bytes` into the arena.
     ///
     /// # Errors
@@ -197,6 +216,45 @@ unsafe impl<A: BumpAllocator + ?Sized> BumpAllocator for &A {
     unsafe fn rewind(&self, checkpoint: Checkpoint) {
         // SAFETY: the caller upholds `rewind`'s contract for `**self`, the same arena.
         unsafe { (**self).rewind(checkpoint) }
+    }
+
+    #[inline(always)]
+    fn identity(&self) -> *const () {
+        (**self).identity()
+    }
+}
+
+/// Moves the elements of `vec` into one arena block of exactly their size, leaving `vec` empty
+/// (its buffer kept): how [`ArenaVec`](crate::ArenaVec) and the scratch stack's heap frames freeze.
+///
+/// # Errors
+///
+/// [`AllocError`] when the arena cannot hold the elements; `vec` keeps them then.
+#[expect(
+    clippy::mut_from_ref,
+    reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+)]
+pub(crate) fn move_into<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
+    arena: &'bump A,
+    vec: &mut Vec<T>,
+) -> Result<&'bump mut [T], AllocError> {
+    let len = vec.len();
+    let dst = arena.try_alloc_uninit_slice::<T>(len)?;
+    debug_assert_eq!(
+        dst.len(),
+        len,
+        "a fresh allocation has the requested length"
+    );
+    // SAFETY: `vec` holds `len` initialised elements and `dst` is a fresh arena block of
+    // exactly `len` elements (dangling for zero-sized `T` or `len == 0`, where nothing is
+    // copied), so the copy stays in bounds and cannot overlap. `set_len(0)` right after makes
+    // the copy a move: `vec` forgets the values without dropping them, and no panic can happen
+    // in between. The block now holds `len` initialised `T`s, unaliased for `'bump` by the
+    // `BumpAllocator` contract, so viewing it as `&'bump mut [T]` is sound.
+    unsafe {
+        core::ptr::copy_nonoverlapping(vec.as_ptr(), dst.as_mut_ptr().cast::<T>(), len);
+        vec.set_len(0);
+        Ok(&mut *(core::ptr::from_mut(dst) as *mut [T]))
     }
 }
 

@@ -1,9 +1,14 @@
-//! [`ArenaDeserialize`]: serde's `Deserialize`, with an arena to build the value in.
+//! [`ArenaDeserialize`]: serde's `Deserialize`, with an arena to build the value in, and
+//! [`NestedSeed`], the seed for the values inside a value.
+
+use core::fmt;
+use core::marker::PhantomData;
 
 use serde::Deserializer;
+use serde::de::DeserializeSeed;
 
 use crate::allocator::BumpAllocator;
-use crate::impls::seq::SliceVisitor;
+use crate::slice_builder::SliceVisitor;
 
 /// A type that can be deserialized from any serde format into the arena `A`.
 ///
@@ -84,6 +89,55 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     where
         Self: 'bump,
     {
-        deserializer.deserialize_seq(SliceVisitor::new(arena))
+        deserializer.deserialize_seq(SliceVisitor::new(arena, NestedSeed::<Self, A>::new(arena)))
+    }
+}
+
+/// The seed arena-core's own impls and the derive use for the values inside a value (fields,
+/// elements, keys): it calls [`ArenaDeserialize::deserialize_in`] directly, skipping the check
+/// [`ArenaSeed`](crate::ArenaSeed) makes to know whether a call on the arena is open (one
+/// thread-local access per field otherwise). Not public API.
+#[doc(hidden)]
+pub struct NestedSeed<'bump, T, A: ?Sized> {
+    arena: &'bump A,
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<'bump, T, A: ?Sized> NestedSeed<'bump, T, A> {
+    /// A seed for a value nested in one being deserialized into `arena`.
+    #[inline(always)]
+    pub const fn new(arena: &'bump A) -> Self {
+        Self {
+            arena,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<T, A: ?Sized> Clone for NestedSeed<'_, T, A> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, A: ?Sized> Copy for NestedSeed<'_, T, A> {}
+
+impl<'de, 'bump, T, A> DeserializeSeed<'de> for NestedSeed<'bump, T, A>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    type Value = T;
+
+    #[inline(always)]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::deserialize_in(self.arena, deserializer)
+    }
+}
+
+impl<T, A: ?Sized> fmt::Debug for NestedSeed<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("NestedSeed")
     }
 }

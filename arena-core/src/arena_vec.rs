@@ -47,18 +47,13 @@
 //! Drop: staged elements are dropped with the vector, frozen ones never (see [`ArenaVec`]).
 
 use core::fmt;
+use core::mem;
 use core::mem::align_of;
 use core::ops::{Deref, DerefMut};
-use core::{mem, ptr};
 
-use crate::allocator::{AllocError, BumpAllocator, BumpAllocatorExt};
+use crate::allocator::{AllocError, BumpAllocator, move_into};
 
-mod spares;
-
-/// Frees this thread's spare staging buffers (see `spares`).
-pub(crate) fn release_thread_spares() {
-    spares::free_all();
-}
+pub(crate) mod spares;
 
 /// A growable vector that freezes into a `&'bump mut [T]` in the arena at its exact size.
 ///
@@ -421,40 +416,6 @@ impl<'bump, T, A: BumpAllocator + ?Sized> ArenaVec<'bump, T, A> {
 }
 
 /// Panics with the message of `e`: the panicking twins' failure path.
-/// Moves the elements of `vec` into one arena block of exactly their size, leaving `vec` empty
-/// (its buffer kept): how [`ArenaVec`] and the scratch stack's heap frames freeze.
-///
-/// # Errors
-///
-/// [`AllocError`] when the arena cannot hold the elements; `vec` keeps them then.
-#[expect(
-    clippy::mut_from_ref,
-    reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
-)]
-pub(crate) fn move_into<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
-    arena: &'bump A,
-    vec: &mut Vec<T>,
-) -> Result<&'bump mut [T], AllocError> {
-    let len = vec.len();
-    let dst = arena.try_alloc_uninit_slice::<T>(len)?;
-    debug_assert_eq!(
-        dst.len(),
-        len,
-        "a fresh allocation has the requested length"
-    );
-    // SAFETY: `vec` holds `len` initialised elements and `dst` is a fresh arena block of
-    // exactly `len` elements (dangling for zero-sized `T` or `len == 0`, where nothing is
-    // copied), so the copy stays in bounds and cannot overlap. `set_len(0)` right after makes
-    // the copy a move: `vec` forgets the values without dropping them, and no panic can happen
-    // in between. The block now holds `len` initialised `T`s, unaliased for `'bump` by the
-    // `BumpAllocator` contract, so viewing it as `&'bump mut [T]` is sound.
-    unsafe {
-        ptr::copy_nonoverlapping(vec.as_ptr(), dst.as_mut_ptr().cast::<T>(), len);
-        vec.set_len(0);
-        Ok(&mut *(ptr::from_mut(dst) as *mut [T]))
-    }
-}
-
 #[cold]
 #[inline(never)]
 pub(crate) fn out_of_memory<R>(e: AllocError) -> R {

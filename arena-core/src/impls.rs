@@ -17,14 +17,6 @@ mod map;
 mod option;
 mod primitives;
 mod reference;
-pub(crate) mod seq;
+mod seq;
 pub(crate) mod str;
 mod tuple;
-
-pub(crate) use crate::limits::limit_error;
-
-/// Turns an arena allocation failure into the format's error.
-#[cold]
-pub(crate) fn alloc_error<E: serde::de::Error>(error: crate::AllocError) -> E {
-    E::custom(error)
-}

@@ -39,6 +39,7 @@ mod arena_deserialize;
 mod arena_string;
 mod arena_vec;
 mod bstr;
+mod call;
 mod chunk_pool;
 mod impls;
 mod limits;
@@ -47,19 +48,21 @@ mod scratch;
 mod seed;
 mod slab_arena;
 mod slice_builder;
+mod thread_memory;
 
 pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};
 pub use arena_deserialize::ArenaDeserialize;
 pub use arena_string::ArenaString;
 pub use arena_vec::ArenaVec;
 pub use bstr::BStr;
+pub use call::trust::LengthTrust;
 pub use chunk_pool::{
     ChunkPool, ChunkPoolBuilder, ClassStats, HugePages, PoolConfigError, PoolStats, Reserve,
 };
 pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
-pub use scratch::release_thread_scratch;
 pub use seed::ArenaSeed;
 pub use slab_arena::{SlabArena, SlabArenaBuilder, SlabCheckpoint, SlabStats};
+pub use thread_memory::release_thread_scratch;
 
 /// `#[derive(ArenaDeserialize)]` (feature `derive`).
 #[cfg(feature = "derive")]
@@ -76,7 +79,8 @@ pub mod __private {
     pub use core;
     pub use serde;
 
+    pub use crate::arena_deserialize::NestedSeed;
+    pub use crate::call::check_invariants as check_call_invariants;
     pub use crate::private::{from_utf8_lossy, missing_field};
     pub use crate::scratch::thread_scratch_capacity;
-    pub use crate::seed::NestedSeed;
 }

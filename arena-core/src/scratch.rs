@@ -127,16 +127,9 @@ std::thread_local! {
     static STACK: Stack = const { Stack::new() };
 }
 
-/// Frees this thread's scratch memory, if no sequence is being deserialized on it.
-///
-/// The scratch stack keeps the largest capacity it needed (the biggest sequence's elements, plus
-/// those of the sequences enclosing it), so that the next document reuses warm memory. Call this
-/// after a one-off large document to give that memory back. It also frees the spare staging
-/// buffers [`ArenaVec`](crate::ArenaVec) and [`ArenaString`](crate::ArenaString) keep for reuse
-/// (at most 256 KiB per thread).
-pub fn release_thread_scratch() {
+/// Frees this thread's scratch stack, if no sequence is being deserialized on it.
+pub(crate) fn release() {
     let _ = STACK.try_with(Stack::release);
-    crate::arena_vec::release_thread_spares();
 }
 
 /// Bytes of scratch memory this thread holds: what size hints and sequences made it reserve.
@@ -150,7 +143,7 @@ pub fn thread_scratch_capacity() -> usize {
 /// more than 1 MiB, nor more than the call's remaining arena byte budget.
 pub(crate) fn cautious<T>(hint: Option<usize>) -> usize {
     let per = mem::size_of::<T>().max(1);
-    let bytes = MAX_PREALLOC_BYTES.min(crate::limits::bytes_left());
+    let bytes = MAX_PREALLOC_BYTES.min(crate::call::bytes_left());
     hint.unwrap_or(0).min(bytes / per)
 }
 
@@ -312,7 +305,7 @@ impl<T> ScratchVec<T> {
         T: 'bump,
     {
         match &mut self.frame {
-            Frame::Heap(vec) => crate::arena_vec::move_into(arena, vec),
+            Frame::Heap(vec) => crate::allocator::move_into(arena, vec),
             Frame::Stack {
                 stack,
                 start,

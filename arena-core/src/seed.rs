@@ -2,13 +2,15 @@
 
 use core::fmt;
 use core::marker::PhantomData;
+use core::pin::pin;
 
 use serde::de::{DeserializeSeed, Deserializer};
 
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
-use crate::impls::str::StrAsBytes;
-use crate::limits::{self, Installed, Level, Limits};
+use crate::call::frame::{CallFrame, Settings};
+use crate::call::{self, trust::LengthTrust};
+use crate::limits::Limits;
 
 /// A [`DeserializeSeed`] that deserializes a `T` into an arena.
 ///
@@ -17,11 +19,17 @@ use crate::limits::{self, Installed, Level, Limits};
 /// `next_element_seed`, `next_value_seed` or `newtype_variant_seed`.
 ///
 /// Nesting (sequences, maps, `&T`) counts against a depth limit (128 by default), so deeply
-/// nested input is an error, not a stack overflow. The outermost seed on a thread also rewinds
-/// the arena when deserialization fails, on arenas that can (see
-/// [`BumpAllocator::checkpoint`]): a failed call leaves the arena's used bytes as they were.
-/// [`with_limits`](Self::with_limits) bounds what one call may do;
-/// [`str_as_bytes`](Self::str_as_bytes) reads the strings of postcard and bincode faster.
+/// nested input is an error, not a stack overflow. A call also rewinds its arena when
+/// deserialization fails, on arenas that can (see [`BumpAllocator::checkpoint`]): a failed call
+/// leaves the arena's used bytes as they were.
+/// - [`with_limits`](Self::with_limits) bounds what one call may do;
+/// - [`str_as_bytes`](Self::str_as_bytes) reads the strings of postcard and bincode faster;
+/// - [`with_trust`](Self::with_trust) carries what announced lengths proved from one document
+///   of a stream to the next, so large sequences go straight into the arena.
+///
+/// A seed used inside a call (in a hand-written impl) is part of that call: its limits can only
+/// tighten the call's, and its bytes count against the call's budget. A seed for another arena
+/// is a call of its own on that arena, under the same limits, with a rewind of its own.
 ///
 /// # Examples
 ///
@@ -44,6 +52,8 @@ pub struct ArenaSeed<'bump, T, A: ?Sized> {
     /// Whether this call reads strings as bytes; `None` keeps the setting in force (off, or an
     /// enclosing call's).
     str_as_bytes: Option<bool>,
+    /// The trust this call starts with and hands on, if it is the first on its thread.
+    trust: Option<&'bump LengthTrust>,
     marker: PhantomData<fn() -> T>,
 }
 
@@ -56,11 +66,17 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
             arena,
             limits: None,
             str_as_bytes: None,
+            trust: None,
             marker: PhantomData,
         }
     }
 
     /// Bounds this call, and every value deserialized inside it, by `limits`.
+    ///
+    /// Inside another call (a seed in a hand-written impl), the limits in force are the
+    /// intersection of `limits` and the call's ([`Limits::intersect`]), the depth counting from
+    /// where this seed opens, and the bytes come out of what the call has left: a nested seed
+    /// can only tighten its caller's limits.
     ///
     /// # Examples
     ///
@@ -125,6 +141,36 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
         self
     }
 
+    /// Starts this call with the trust `trust` carries, and hands the call's trust back to it
+    /// when it succeeds (the floor when it fails): see [`LengthTrust`].
+    ///
+    /// Without it, every call starts trusting announced lengths only up to a small floor
+    /// (16 KiB), whatever ran before on the thread. Only the first call on a thread uses it: a
+    /// seed nested in a call reads with the trust of that call, which reads the same input.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{ArenaSeed, LengthTrust};
+    /// use serde::de::DeserializeSeed;
+    ///
+    /// let trust = LengthTrust::new();
+    /// let bytes = postcard::to_allocvec(&vec![7u32; 10_000]).unwrap();
+    /// for _ in 0..2 {
+    ///     let bump = bumpalo::Bump::new();
+    ///     let seed = ArenaSeed::<&[u32], _>::new(&bump).with_trust(&trust);
+    ///     let read = seed.deserialize(&mut postcard::Deserializer::from_bytes(&bytes))?;
+    ///     assert_eq!(read.len(), 10_000);
+    /// }
+    /// assert_eq!(trust.bytes(), 2 * 40_000);
+    /// # Ok::<(), postcard::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn with_trust(mut self, trust: &'bump LengthTrust) -> Self {
+        self.trust = Some(trust);
+        self
+    }
+
     /// The arena values are built in.
     #[must_use]
     #[inline]
@@ -147,6 +193,7 @@ impl<T, A: ?Sized> fmt::Debug for ArenaSeed<'_, T, A> {
             .field("type", &core::any::type_name::<T>())
             .field("limits", &self.limits)
             .field("str_as_bytes", &self.str_as_bytes)
+            .field("trust", &self.trust)
             .finish_non_exhaustive()
     }
 }
@@ -160,8 +207,12 @@ where
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        // Inside a call (a field, an element): one thread-local load, nothing else to do.
-        if self.limits.is_none() && self.str_as_bytes.is_none() && limits::in_call() {
+        // Inside a call on the same arena (a field, an element): one thread-local load.
+        if self.limits.is_none()
+            && self.str_as_bytes.is_none()
+            && self.trust.is_none()
+            && call::is_open_on(self.arena.identity())
+        {
             return T::deserialize_in(self.arena, deserializer);
         }
         self.deserialize_call(deserializer)
@@ -173,67 +224,37 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    /// The outermost seed of a call (or one installing limits or `str_as_bytes`): installs
-    /// them, enters the first level, and rewinds the arena if the call fails.
+    /// Opens a call (see the `call` module): the first on its arena, or one with settings of
+    /// its own. Rewinds the arena if the call owns it and fails.
     fn deserialize_call<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        // Declared first, dropped last: the limits stay installed until the level is left.
-        let _installed = self.limits.map(Installed::new);
-        let _str_as_bytes = self.str_as_bytes.map(StrAsBytes::install);
-        let (_level, outermost) = Level::enter::<D::Error>()?;
-        if !outermost {
-            return T::deserialize_in(self.arena, deserializer);
+        let frame = pin!(CallFrame::new(self.trust));
+        let frame = frame.into_ref();
+        let owns_arena = frame.open::<D::Error>(Settings {
+            arena: self.arena.identity(),
+            limits: self.limits,
+            str_as_bytes: self.str_as_bytes,
+        })?;
+        if !owns_arena {
+            let result = T::deserialize_in(self.arena, deserializer);
+            if result.is_ok() {
+                frame.succeeded();
+            }
+            return result;
         }
         let checkpoint = self.arena.checkpoint();
         let result = T::deserialize_in(self.arena, deserializer);
-        limits::carry_trust(result.is_ok());
-        if let (Err(_), Some(checkpoint)) = (&result, checkpoint) {
+        match (&result, checkpoint) {
+            (Ok(_), _) => frame.succeeded(),
             // SAFETY: the checkpoint is this arena's, taken just above with nothing reset since
-            // (a reset needs `&mut`, and the arena is borrowed for `'bump`). Everything allocated
-            // after it belongs to the failed call: nested seeds never rewind, the error cannot
-            // hold arena references (serde builds errors from messages), and the partial values
-            // were dropped or leaked on the way out, so nothing allocated after it is used again.
-            unsafe { self.arena.rewind(checkpoint) };
+            // (a reset needs `&mut`, and the arena is borrowed for `'bump`). Everything
+            // allocated after it belongs to the failed call: no call on this arena is open
+            // further out (the frame owns it), calls nested in this one never rewind past it,
+            // the error cannot hold arena references (serde builds errors from messages), and
+            // the partial values were dropped or leaked on the way out, so nothing allocated
+            // after it is used again.
+            (Err(_), Some(checkpoint)) => unsafe { self.arena.rewind(checkpoint) },
+            (Err(_), None) => {}
         }
         result
-    }
-}
-
-/// The seed arena-core's own impls and the derive use for the values inside a value (fields,
-/// elements, keys): it calls [`ArenaDeserialize::deserialize_in`] directly, skipping the check
-/// [`ArenaSeed`] makes to know whether it is the outermost seed of a call (one thread-local
-/// access per field otherwise). Not public API.
-#[doc(hidden)]
-pub struct NestedSeed<'bump, T, A: ?Sized> {
-    arena: &'bump A,
-    marker: PhantomData<fn() -> T>,
-}
-
-impl<'bump, T, A: ?Sized> NestedSeed<'bump, T, A> {
-    /// A seed for a value nested in one being deserialized into `arena`.
-    #[inline(always)]
-    pub const fn new(arena: &'bump A) -> Self {
-        Self {
-            arena,
-            marker: PhantomData,
-        }
-    }
-}
-
-impl<'de, 'bump, T, A> DeserializeSeed<'de> for NestedSeed<'bump, T, A>
-where
-    T: ArenaDeserialize<'bump, A>,
-    A: BumpAllocator + ?Sized,
-{
-    type Value = T;
-
-    #[inline(always)]
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        T::deserialize_in(self.arena, deserializer)
-    }
-}
-
-impl<T, A: ?Sized> fmt::Debug for NestedSeed<'_, T, A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("NestedSeed")
     }
 }

@@ -1,4 +1,5 @@
-//! [`SliceBuilder`]: where the elements of a `&'bump [T]` go while its sequence is read.
+//! [`SliceBuilder`]: where the elements of a `&'bump [T]` go while its sequence is read, and
+//! [`SliceVisitor`], which reads a sequence into one.
 //!
 //! Two places, chosen when the sequence opens:
 //! - **straight into the arena**, when the format announces a length (postcard, bincode,
@@ -12,40 +13,30 @@
 //! An announced length is only a claim. A direct block is charged to the byte budget when it is
 //! taken; if the sequence turns out longer, its elements move to the scratch stack and the block
 //! is abandoned; if shorter, its tail stays unused. Either way the waste is bounded:
-//! - **Trust is earned.** A thread starts trusting blocks of [`TRUST_FLOOR`] bytes. Each
-//!   announced length that proves true (direct or not) raises the trust to twice its bytes
-//!   (up to [`TRUST_CEILING`](crate::limits::TRUST_CEILING)), so rings of coordinates or rows
-//!   of a table after the first go straight in; one that proves false drops it back to the
-//!   floor. A call starts with the trust the previous call on its thread ended with if that
-//!   call succeeded, else with the floor: the next document of a stream of similar ones reads
-//!   its large top-level sequences straight into the arena, with no scratch copy. So the bytes
-//!   a lying input makes the arena waste are at most twice the bytes of true sequences before
-//!   it (in its call or the successful call before), plus the floor per lie.
+//! - **Trust is earned**, by announced lengths that proved true, and lost by one that proved
+//!   false; see [`call::trust`](crate::call::trust) for the rule and how a stream of calls
+//!   carries it ([`LengthTrust`](crate::LengthTrust)).
 //! - **Nested claims share one bound.** The blocks of all sequences open at once on a thread
 //!   (each nested inside the previous) hold at most [`DIRECT_PENDING_MAX`] bytes together, or
 //!   the trust if larger, so an input of nested headers each claiming many elements reserves
 //!   that much at most, not once per level.
 
 use core::alloc::Layout;
-use core::cell::Cell;
+use core::fmt;
 use core::marker::PhantomData;
 use core::mem::size_of;
 use core::ptr::NonNull;
 
+use serde::de::{DeserializeSeed, SeqAccess, Visitor};
+
 use crate::allocator::{AllocError, BumpAllocator};
-use crate::limits::{self, LimitHit, TRUST_FLOOR};
-#[cfg(test)]
-use crate::scratch;
+use crate::call::{self, DepthGuard, PendingGuard, trust};
+use crate::limits::LimitHit;
 use crate::scratch::ScratchVec;
 
 /// Largest total of direct blocks open at once on one thread (sequences nested in each other),
 /// unless the trust is larger.
 pub(crate) const DIRECT_PENDING_MAX: usize = 64 * 1024;
-
-std::thread_local! {
-    /// Bytes of the direct blocks of the sequences open on this thread.
-    static PENDING: Cell<usize> = const { Cell::new(0) };
-}
 
 /// Why an element could not be added.
 #[derive(Debug)]
@@ -71,8 +62,8 @@ impl BuildError {
     #[cold]
     pub(crate) fn into_de<E: serde::de::Error>(self) -> E {
         match self {
-            Self::Alloc(e) => crate::impls::alloc_error(e),
-            Self::Limit(e) => limits::limit_error(e),
+            Self::Alloc(e) => e.into_de(),
+            Self::Limit(e) => e.into_de(),
         }
     }
 }
@@ -90,8 +81,9 @@ enum Place<T> {
         ptr: NonNull<T>,
         cap: usize,
         len: usize,
-        /// Gives the block's bytes back to `PENDING` when the block is no longer open.
-        _pending: Pending,
+        /// Gives the block's bytes back to the call's open direct bytes when the block is no
+        /// longer open.
+        _pending: PendingGuard,
     },
     Scratch {
         items: ScratchVec<T>,
@@ -109,7 +101,7 @@ impl<T> Place<T> {
     /// A scratch place holding `items`, of a sequence announced as `announced` long.
     fn scratch(items: ScratchVec<T>, announced: Option<usize>) -> Self {
         Place::Scratch {
-            unchecked_up_to: limits::len_allowed(size_of::<T>()),
+            unchecked_up_to: call::len_allowed(size_of::<T>()),
             items,
             announced,
         }
@@ -126,22 +118,22 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         direct: bool,
     ) -> Result<Self, BuildError> {
         if direct && let Some(n) = hint {
-            // `n * size` cannot overflow once `n` is at most `TRUST_FLOOR / size`.
+            // `n * size` cannot overflow once `n` is at most `trust::FLOOR / size`.
             let bytes = if size_of::<T>() == 0 {
                 0
-            } else if n <= TRUST_FLOOR / size_of::<T>() {
+            } else if n <= trust::FLOOR / size_of::<T>() {
                 n * size_of::<T>()
             } else {
                 trusted_bytes::<T>(n).unwrap_or(usize::MAX)
             };
             if bytes != usize::MAX
-                && limits::check_len(n, size_of::<T>()).is_ok()
-                && let Some(pending) = reserve_pending(bytes)
+                && call::check_len(n, size_of::<T>()).is_ok()
+                && let Some(pending) = PendingGuard::reserve(bytes, DIRECT_PENDING_MAX)
             {
                 let ptr = if bytes == 0 {
                     NonNull::dangling()
                 } else {
-                    let taken = limits::charge(bytes)
+                    let taken = call::charge(bytes)
                         .map_err(BuildError::from)
                         .and_then(|()| {
                             // The layout exists: `bytes` is small.
@@ -221,8 +213,8 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             items.push(unsafe { ptr.add(i).read() })?;
         }
         items.push(value)?;
-        limits::check_len(items.len(), size_of::<T>())?;
-        limits::lose_trust();
+        call::check_len(items.len(), size_of::<T>())?;
+        trust::lose();
         // Dropping the old place gives its pending bytes back: the block is no longer open.
         // The announced length proved false, so it is forgotten.
         self.place = Place::scratch(items, None);
@@ -245,7 +237,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     {
         match self.place {
             Place::Direct { ptr, cap, len, .. } => {
-                judge_announced::<T>(cap, len);
+                trust::judge::<T>(cap, len);
                 // SAFETY: the first `len` slots of the block were written by `push`; the block
                 // lives as long as the arena borrow `'bump` and is handed out only here.
                 Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) })
@@ -279,8 +271,8 @@ impl<'bump, T> SliceBuilder<'bump, T> {
 #[cold]
 #[inline(never)]
 fn recheck<T>(len: usize) -> Result<usize, BuildError> {
-    limits::check_len(len, size_of::<T>())?;
-    Ok(limits::len_allowed(size_of::<T>()))
+    call::check_len(len, size_of::<T>())?;
+    Ok(call::len_allowed(size_of::<T>()))
 }
 
 /// The scratch elements copied into the arena at their exact size, charged to the budget; out
@@ -292,65 +284,99 @@ fn finish_scratch<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
     arena: &'bump A,
 ) -> Result<&'bump mut [T], BuildError> {
     if let Some(announced) = announced {
-        judge_announced::<T>(announced, items.len());
+        trust::judge::<T>(announced, items.len());
     }
     // `len * size` cannot overflow: the elements exist on the scratch stack.
-    limits::charge(items.len() * size_of::<T>())?;
+    call::charge(items.len() * size_of::<T>())?;
     Ok(items.finish_in(arena)?)
-}
-
-/// A sequence announced as `announced` elements long had `len`: earn trust if that was true
-/// (and large enough to matter), lose it if not.
-#[inline(always)]
-fn judge_announced<T>(announced: usize, len: usize) {
-    if announced != len {
-        limits::lose_trust();
-    } else if size_of::<T>() != 0 && len > TRUST_FLOOR / 2 / size_of::<T>() {
-        // Only a sequence of more than half the floor raises the trust; the others skip the
-        // thread-local access.
-        limits::earn_trust(len.saturating_mul(size_of::<T>()));
-    }
-}
-
-/// Bytes of one open direct block, counted in this thread's `PENDING` until dropped.
-struct Pending(usize);
-
-impl Drop for Pending {
-    #[inline]
-    fn drop(&mut self) {
-        let _ = PENDING.try_with(|p| p.set(p.get() - self.0));
-    }
 }
 
 /// Bytes of a direct block of `n` elements past the floor, if the call trusts that many.
 #[inline(never)]
 fn trusted_bytes<T>(n: usize) -> Option<usize> {
     let bytes = n.checked_mul(size_of::<T>())?;
-    (bytes <= limits::trust()).then_some(bytes)
+    (bytes <= trust::current()).then_some(bytes)
 }
 
-/// Adds `bytes` to this thread's open direct blocks if that stays within
-/// [`DIRECT_PENDING_MAX`], or the trust if larger.
+/// Reads every element of `seq` with `elem` (a seed for the element type), inside one more
+/// level of depth; `direct` lets a trusted announced length go straight into the arena (see
+/// [`SliceBuilder`]).
 #[inline]
-fn reserve_pending(bytes: usize) -> Option<Pending> {
-    PENDING
-        .try_with(|p| {
-            let now = p.get();
-            // The trust can have dropped while blocks were open: `now` may exceed the bound.
-            let fits = |bound: usize| bytes <= bound.saturating_sub(now);
-            (fits(DIRECT_PENDING_MAX) || fits(limits::trust())).then(|| {
-                p.set(now + bytes);
-                Pending(bytes)
-            })
-        })
-        .ok()
-        .flatten()
+pub(crate) fn collect<'de, 'bump, S, E, A>(
+    arena: &'bump A,
+    mut seq: S,
+    elem: E,
+    direct: bool,
+) -> Result<SliceBuilder<'bump, E::Value>, S::Error>
+where
+    S: SeqAccess<'de>,
+    E: DeserializeSeed<'de> + Copy,
+    A: BumpAllocator + ?Sized,
+{
+    let _level = DepthGuard::enter::<S::Error>()?;
+    let mut items =
+        SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
+    while let Some(item) = seq.next_element_seed(elem)? {
+        items.push(item).map_err(BuildError::into_de)?;
+    }
+    Ok(items)
+}
+
+/// The finished slice of `items`, in the arena at its exact size, or the format's error.
+#[inline]
+pub(crate) fn finish<'bump, T, A, E>(
+    items: SliceBuilder<'bump, T>,
+    arena: &'bump A,
+) -> Result<&'bump mut [T], E>
+where
+    T: 'bump,
+    A: BumpAllocator + ?Sized,
+    E: serde::de::Error,
+{
+    items.finish(arena).map_err(BuildError::into_de)
+}
+
+/// Visits a sequence into an exactly sized arena slice, reading each element with the seed
+/// `elem`.
+pub(crate) struct SliceVisitor<'bump, E, A: ?Sized> {
+    arena: &'bump A,
+    elem: E,
+}
+
+impl<'bump, E, A: ?Sized> SliceVisitor<'bump, E, A> {
+    /// A visitor that reads the elements with `elem` into `arena`.
+    #[inline]
+    pub(crate) const fn new(arena: &'bump A, elem: E) -> Self {
+        Self { arena, elem }
+    }
+}
+
+impl<'de, 'bump, E, A> Visitor<'de> for SliceVisitor<'bump, E, A>
+where
+    E: DeserializeSeed<'de> + Copy,
+    E::Value: 'bump,
+    A: BumpAllocator + ?Sized,
+{
+    type Value = &'bump mut [E::Value];
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
+        finish(collect(self.arena, seq, self.elem, true)?, self.arena)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::TRUST_CEILING;
+    use crate::scratch;
+
+    /// This thread's open direct bytes.
+    fn pending() -> usize {
+        call::tests::pending()
+    }
 
     #[test]
     fn announced_lengths_fill_the_arena_in_place() {
@@ -367,7 +393,7 @@ mod tests {
             used,
             "no copy"
         );
-        PENDING.with(|p| assert_eq!(p.get(), 0));
+        assert_eq!(pending(), 0);
     }
 
     #[test]
@@ -382,25 +408,25 @@ mod tests {
         let mut b = SliceBuilder::<u64>::new(&bump, Some(5), true).unwrap();
         b.push(7).unwrap();
         assert_eq!(b.finish(&bump).unwrap(), [7]);
-        PENDING.with(|p| assert_eq!(p.get(), 0));
+        assert_eq!(pending(), 0);
     }
 
     #[test]
     fn nested_blocks_share_one_bound() {
         let bump = bumpalo::Bump::new();
-        let per = TRUST_FLOOR / 8;
+        let per = trust::FLOOR / 8;
         let mut open = Vec::new();
         let mut direct = 0;
-        for _ in 0..2 * DIRECT_PENDING_MAX / TRUST_FLOOR {
+        for _ in 0..2 * DIRECT_PENDING_MAX / trust::FLOOR {
             let b = SliceBuilder::<u64>::new(&bump, Some(per), true).unwrap();
             direct += usize::from(matches!(b.place, Place::Direct { .. }));
             open.push(b);
         }
-        assert_eq!(direct, DIRECT_PENDING_MAX / TRUST_FLOOR);
+        assert_eq!(direct, DIRECT_PENDING_MAX / trust::FLOOR);
         while let Some(b) = open.pop() {
             drop(b);
         }
-        PENDING.with(|p| assert_eq!(p.get(), 0));
+        assert_eq!(pending(), 0);
         // Too large for a direct block: the scratch stack, with serde's cautious reservation.
         let b = SliceBuilder::<u64>::new(&bump, Some(per + 1), true).unwrap();
         assert!(matches!(b.place, Place::Scratch { .. }));
@@ -421,7 +447,7 @@ mod tests {
     #[test]
     fn announced_lengths_that_prove_true_earn_trust_and_a_false_one_loses_it() {
         let bump = bumpalo::Bump::new();
-        let floor = TRUST_FLOOR / 8;
+        let floor = trust::FLOOR / 8;
         assert!(goes_direct(&bump, floor));
         assert!(
             !goes_direct(&bump, 3 * floor),
@@ -431,13 +457,13 @@ mod tests {
         assert!(goes_direct(&bump, 6 * floor));
         assert!(goes_direct(&bump, 12 * floor), "and it keeps growing");
         assert!(!goes_direct(&bump, 25 * floor));
-        assert_eq!(limits::trust(), 50 * TRUST_FLOOR);
+        assert_eq!(trust::current(), 50 * trust::FLOOR);
         // A sequence shorter than announced: the block's tail is wasted once, then the floor.
         let mut b = SliceBuilder::<u64>::new(&bump, Some(40 * floor), true).unwrap();
         assert!(matches!(b.place, Place::Direct { .. }));
         b.push(1).unwrap();
         assert_eq!(b.finish(&bump).unwrap(), [1]);
-        assert_eq!(limits::trust(), TRUST_FLOOR);
+        assert_eq!(trust::current(), trust::FLOOR);
         assert!(!goes_direct(&bump, 2 * floor));
         // Longer than announced: the same.
         assert!(goes_direct(&bump, 4 * floor));
@@ -447,15 +473,16 @@ mod tests {
             b.push(i).unwrap();
         }
         assert_eq!(b.finish(&bump).unwrap().len(), 8 * floor + 1);
-        assert_eq!(limits::trust(), TRUST_FLOOR);
-        PENDING.with(|p| assert_eq!(p.get(), 0));
+        assert_eq!(trust::current(), trust::FLOOR);
+        assert_eq!(pending(), 0);
     }
 
     #[test]
-    fn trust_is_capped_and_starts_over_with_each_call() {
-        limits::earn_trust(usize::MAX);
-        assert_eq!(limits::trust(), TRUST_CEILING);
-        drop(limits::Level::enter::<serde::de::value::Error>().unwrap());
-        assert_eq!(limits::trust(), TRUST_FLOOR, "a new call");
+    fn trust_is_capped_and_a_read_outside_any_call_starts_from_the_floor() {
+        trust::earn(usize::MAX);
+        assert_eq!(trust::current(), trust::CEILING);
+        drop(DepthGuard::enter::<serde::de::value::Error>().unwrap());
+        assert_eq!(trust::current(), trust::FLOOR, "a new read");
+        call::check_invariants();
     }
 }

@@ -10,7 +10,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use arena_core::{
-    ArenaDeserialize, ArenaSeed, BumpAllocator, BumpAllocatorExt, ChunkPool, SlabArena,
+    ArenaDeserialize, ArenaSeed, ArenaStats, BumpAllocator, BumpAllocatorExt, ChunkPool,
+    LengthTrust, SlabArena,
 };
 use arena_tests::recursive::Tree;
 use arena_tests::{Format, with_each_arena};
@@ -435,33 +436,52 @@ fn nested_headers_each_claiming_65535_elements_reserve_once() {
     });
 }
 
-/// Reads `input` (MessagePack) as `&[&[u64]]` into `arena`, which must fail; the arena bytes
-/// the failed call left behind.
-fn held_after_a_failed_decode<A: BumpAllocator>(arena: &A, input: &[u8]) -> usize {
+/// Reads `input` (MessagePack) as `&[&[u64]]` into `arena`, given `trust` if any, which must
+/// fail; the arena bytes the failed call left behind.
+fn held_after_a_failed_decode<A: BumpAllocator>(
+    arena: &A,
+    input: &[u8],
+    trust: Option<&LengthTrust>,
+) -> usize {
     let before = BumpAllocator::stats(arena).used_bytes;
-    assert!(
-        Format::MsgPack
-            .decode_in::<&[&[u64]], _>(arena, input)
-            .is_err()
-    );
+    let mut seed = ArenaSeed::<&[&[u64]], A>::new(arena);
+    if let Some(trust) = trust {
+        seed = seed.with_trust(trust);
+    }
+    assert!(Format::MsgPack.decode_seed(seed, input).is_err());
     BumpAllocator::stats(arena).used_bytes - before
+}
+
+/// The true elements of [`honest_document`] and [`claim_past_the_floor`].
+const TRUE: usize = 4096;
+
+/// MessagePack: a one-element array holding an array of `TRUE` u64s (32 KiB read, past the
+/// 16 KiB a call trusts at first: it collects on the scratch stack and, true, earns trust for
+/// 64 KiB).
+fn honest_document() -> Vec<u8> {
+    let mut input = vec![0xdc, 0x00, 0x01, 0xdc];
+    input.extend_from_slice(&(TRUE as u16).to_be_bytes());
+    input.extend(std::iter::repeat_n(0x07, TRUE));
+    input
+}
+
+/// MessagePack: a one-element array holding an array that claims 8,000 u64s (62.5 KiB, within
+/// the trust the honest document earns), then the input ends.
+fn claim_past_the_floor() -> Vec<u8> {
+    vec![0xdc, 0x00, 0x01, 0xdc, 0x1f, 0x40, 0x07]
 }
 
 #[test]
 fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes_before_it() {
-    // MessagePack: an array of two arrays of u64. The first holds 4,096 elements (32 KiB, past
-    // the 16 KiB every call trusts: it collects on the scratch stack and, true, earns trust for
-    // 64 KiB); the second claims 8,000 (62.5 KiB, now trusted: a direct block) and the input
-    // ends. What the failed call leaves in a non-rewinding arena is the true 32 KiB and the
-    // trusted block: at most three times the true bytes, however large the claim.
-    const TRUE: usize = 4096;
-    let mut input = vec![0xdc, 0x00, 0x02, 0xdc];
-    input.extend_from_slice(&(TRUE as u16).to_be_bytes());
-    input.extend(std::iter::repeat_n(0x07, TRUE));
-    input.extend_from_slice(&[0xdc, 0x1f, 0x40, 0x07]);
+    // An array of two arrays of u64: the honest one, then the claim, in one call. What the
+    // failed call leaves in a non-rewinding arena is the true 32 KiB and the trusted block: at
+    // most three times the true bytes, however large the claim.
+    let mut input = vec![0xdc, 0x00, 0x02];
+    input.extend_from_slice(&honest_document()[3..]);
+    input.extend_from_slice(&claim_past_the_floor()[3..]);
     let true_bytes = TRUE * size_of::<u64>();
     with_each_arena!(|arena| {
-        let held = held_after_a_failed_decode(arena, &input);
+        let held = held_after_a_failed_decode(arena, &input, None);
         assert!(
             held <= 3 * true_bytes + 4096,
             "{held} bytes left in the arena"
@@ -472,26 +492,28 @@ fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes_before_it()
             assert!(held > 2 * true_bytes, "the claim was trusted: {held} bytes");
         }
     });
-    // The same claim right away, with nothing true before it, is not trusted (the failed call
-    // before it passes no trust on).
-    let mut lone = vec![0xdc, 0x00, 0x01];
-    lone.extend_from_slice(&[0xdc, 0x1f, 0x40, 0x07]);
+    // The same claim as a call of its own, with nothing true before it, is not trusted.
     with_each_arena!(|arena| {
-        let held = held_after_a_failed_decode(arena, &lone);
+        let held = held_after_a_failed_decode(arena, &claim_past_the_floor(), None);
         assert!(held < 4096, "{held} bytes left in the arena");
     });
-    // A successful call passes its trust on to the next call on the thread: after the true
-    // 4,096 elements as a document of their own, the lone claim gets a direct block. The
-    // failed call passes nothing on, so the same claim right after is not trusted.
-    let mut honest = vec![0xdc, 0x00, 0x01, 0xdc];
-    honest.extend_from_slice(&(TRUE as u16).to_be_bytes());
-    honest.extend(std::iter::repeat_n(0x07, TRUE));
+}
+
+#[test]
+fn a_length_trust_carries_a_successful_call_on_and_a_failed_one_not() {
+    // After the honest document read with a `LengthTrust`, the lone claim read with the same
+    // one gets a direct block; the failed call hands the floor on, so the same claim right
+    // after is not trusted.
+    let true_bytes = TRUE * size_of::<u64>();
     with_each_arena!(|arena| {
+        let trust = LengthTrust::new();
+        let seed = ArenaSeed::<&[&[u64]], _>::new(arena).with_trust(&trust);
         let read = Format::MsgPack
-            .decode_in::<&[&[u64]], _>(arena, &honest)
+            .decode_seed(seed, &honest_document())
             .unwrap();
         assert_eq!(read[0].len(), TRUE);
-        let held = held_after_a_failed_decode(arena, &lone);
+        assert_eq!(trust.bytes(), 2 * true_bytes);
+        let held = held_after_a_failed_decode(arena, &claim_past_the_floor(), Some(&trust));
         assert!(
             held <= 2 * true_bytes + 4096,
             "{held} bytes left in the arena"
@@ -499,9 +521,53 @@ fn a_claim_past_the_earned_trust_wastes_at_most_twice_the_true_bytes_before_it()
         if BumpAllocator::checkpoint(arena).is_none() {
             assert!(held > true_bytes, "the claim was trusted: {held} bytes");
         }
-        let held = held_after_a_failed_decode(arena, &lone);
+        assert_eq!(trust.bytes(), LengthTrust::new().bytes(), "the floor");
+        let held = held_after_a_failed_decode(arena, &claim_past_the_floor(), Some(&trust));
         assert!(held < 4096, "{held} bytes left in the arena");
+        arena_core::__private::check_call_invariants();
     });
+}
+
+/// What reading the lying claim leaves in fresh arenas (a `bumpalo::Bump`, which keeps what a
+/// failed call allocated, and a `SlabArena` on a pool of its own): their stats afterwards.
+fn what_a_lie_costs(trust: Option<&LengthTrust>) -> [ArenaStats; 2] {
+    let bump = bumpalo::Bump::new();
+    held_after_a_failed_decode(&bump, &claim_past_the_floor(), trust);
+    let slab = SlabArena::with_pool(Arc::new(ChunkPool::new()));
+    held_after_a_failed_decode(&slab, &claim_past_the_floor(), trust);
+    [BumpAllocator::stats(&bump), BumpAllocator::stats(&slab)]
+}
+
+#[test]
+fn a_lie_costs_the_same_whatever_ran_before_on_the_thread() {
+    let on_a_fresh_thread = std::thread::spawn(|| what_a_lie_costs(None))
+        .join()
+        .unwrap();
+    // Honest documents on this thread, with and without a trust of their own, then the lie
+    // into fresh arenas: it reserves what it reserves on a fresh thread.
+    let earned = LengthTrust::new();
+    for trust in [None, Some(&earned)] {
+        let bump = bumpalo::Bump::new();
+        let mut seed = ArenaSeed::<&[&[u64]], _>::new(&bump);
+        if let Some(trust) = trust {
+            seed = seed.with_trust(trust);
+        }
+        let read = Format::MsgPack
+            .decode_seed(seed, &honest_document())
+            .unwrap();
+        assert_eq!(read[0].len(), TRUE);
+        assert_eq!(what_a_lie_costs(None), on_a_fresh_thread);
+        // A trust the lie's reader did not share is no different.
+        assert_eq!(
+            what_a_lie_costs(Some(&LengthTrust::new())),
+            on_a_fresh_thread
+        );
+    }
+    assert!(
+        earned.bytes() > LengthTrust::new().bytes(),
+        "the honest document earned trust"
+    );
+    arena_core::__private::check_call_invariants();
 }
 
 #[test]

@@ -7,7 +7,7 @@ use core::mem::MaybeUninit;
 use serde::Deserializer;
 use serde::de::{Error, SeqAccess, Visitor};
 
-use crate::seed::NestedSeed;
+use crate::arena_deserialize::NestedSeed;
 use crate::{ArenaDeserialize, BumpAllocator};
 
 struct ArrayVisitor<'bump, T, A: ?Sized, const N: usize> {

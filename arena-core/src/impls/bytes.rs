@@ -5,10 +5,11 @@ use core::fmt;
 
 use serde::de::{Error, SeqAccess, Visitor};
 
-use super::seq::{collect_seq, finish};
-use super::{alloc_error, limit_error};
-use crate::limits;
-use crate::{BumpAllocator, BumpAllocatorExt};
+use crate::arena_deserialize::NestedSeed;
+use crate::call;
+use crate::limits::LimitHit;
+use crate::slice_builder;
+use crate::{AllocError, BumpAllocator, BumpAllocatorExt};
 
 /// Visits bytes (and, with `accept_str`, strings) into an arena byte slice.
 pub(crate) struct BytesVisitor<'bump, A: ?Sized> {
@@ -30,8 +31,10 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump,
 
     #[inline]
     fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Self::Value, E> {
-        limits::admit_str(v.len()).map_err(limit_error)?;
-        self.arena.try_alloc_slice_copy(v).map_err(alloc_error)
+        call::admit_str(v.len()).map_err(LimitHit::into_de)?;
+        self.arena
+            .try_alloc_slice_copy(v)
+            .map_err(AllocError::into_de)
     }
 
     fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
@@ -43,8 +46,9 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump,
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
-        let bytes = collect_seq::<u8, A, S>(self.arena, seq, true)?;
-        limits::check_str_len(bytes.len()).map_err(limit_error)?;
-        finish(bytes, self.arena)
+        let byte = NestedSeed::<u8, A>::new(self.arena);
+        let bytes = slice_builder::collect(self.arena, seq, byte, true)?;
+        call::check_str_len(bytes.len()).map_err(LimitHit::into_de)?;
+        slice_builder::finish(bytes, self.arena)
     }
 }

@@ -15,10 +15,10 @@ use serde::Deserializer;
 use serde::de::{SeqAccess, Visitor};
 
 use super::map::collect_pairs;
-use super::seq::collect_seq;
-use super::{alloc_error, limit_error};
-use crate::limits;
-use crate::slice_builder::BuildError;
+use crate::arena_deserialize::NestedSeed;
+use crate::call;
+use crate::limits::LimitHit;
+use crate::slice_builder::{self, BuildError};
 use crate::{AllocError, ArenaDeserialize, BumpAllocator};
 
 fn reserve_error(error: TryReserveError) -> AllocError {
@@ -45,9 +45,9 @@ where
             .map_err(BuildError::into_de)?;
         let mut map = HashMap::with_hasher_in(S::default(), arena);
         map.try_reserve(entries.len())
-            .map_err(|e| alloc_error(reserve_error(e)))?;
+            .map_err(|e| reserve_error(e).into_de())?;
         // Charged once the table exists: its size is hashbrown's to compute.
-        limits::charge(map.allocation_size()).map_err(limit_error)?;
+        call::charge(map.allocation_size()).map_err(LimitHit::into_de)?;
         entries.drain_each(|(k, v)| {
             map.insert(k, v);
             Ok::<(), D::Error>(())
@@ -75,13 +75,14 @@ where
     }
 
     fn visit_seq<Q: SeqAccess<'de>>(self, seq: Q) -> Result<Self::Value, Q::Error> {
-        let items = collect_seq::<T, A, Q>(self.arena, seq, false)?
+        let item = NestedSeed::<T, A>::new(self.arena);
+        let items = slice_builder::collect(self.arena, seq, item, false)?
             .into_scratch()
             .map_err(BuildError::into_de)?;
         let mut set = HashSet::with_hasher_in(S::default(), self.arena);
         set.try_reserve(items.len())
-            .map_err(|e| alloc_error(reserve_error(e)))?;
-        limits::charge(set.allocation_size()).map_err(limit_error)?;
+            .map_err(|e| reserve_error(e).into_de())?;
+        call::charge(set.allocation_size()).map_err(LimitHit::into_de)?;
         items.drain_each(|item| {
             set.insert(item);
             Ok::<(), Q::Error>(())

@@ -13,10 +13,9 @@ use core::marker::PhantomData;
 use serde::Deserializer;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 
-use super::seq::{collect_seq, finish};
-use crate::limits;
-use crate::seed::NestedSeed;
-use crate::slice_builder::{BuildError, SliceBuilder};
+use crate::arena_deserialize::NestedSeed;
+use crate::call::DepthGuard;
+use crate::slice_builder::{self, BuildError, SliceBuilder};
 use crate::{ArenaDeserialize, BumpAllocator};
 
 /// Collects the entries of a map, or the pairs of a sequence, in input order.
@@ -41,7 +40,7 @@ where
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-        let _level = limits::Level::enter::<M::Error>()?;
+        let _level = DepthGuard::enter::<M::Error>()?;
         let mut entries = SliceBuilder::new(self.arena, map.size_hint(), self.direct)
             .map_err(BuildError::into_de)?;
         while let Some(key) = map.next_key_seed(NestedSeed::<K, A>::new(self.arena))? {
@@ -52,7 +51,8 @@ where
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
-        collect_seq(self.arena, seq, self.direct)
+        let pair = NestedSeed::<(K, V), A>::new(self.arena);
+        slice_builder::collect(self.arena, seq, pair, self.direct)
     }
 }
 
@@ -92,5 +92,5 @@ where
     A: BumpAllocator + ?Sized,
     D: Deserializer<'de>,
 {
-    finish(collect_pairs(arena, deserializer, true)?, arena)
+    slice_builder::finish(collect_pairs(arena, deserializer, true)?, arena)
 }

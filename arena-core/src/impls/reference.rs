@@ -2,9 +2,9 @@
 
 use serde::Deserializer;
 
-use super::{alloc_error, limit_error};
-use crate::limits;
-use crate::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
+use crate::call::{self, DepthGuard};
+use crate::limits::LimitHit;
+use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
 impl<'bump, T, A> ArenaDeserialize<'bump, A> for &'bump T
 where
@@ -17,11 +17,14 @@ where
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = {
-            let _level = limits::Level::enter::<D::Error>()?;
+            let _level = DepthGuard::enter::<D::Error>()?;
             T::deserialize_in(arena, deserializer)?
         };
-        limits::charge(size_of::<T>()).map_err(limit_error)?;
-        arena.try_alloc(value).map(|v| &*v).map_err(alloc_error)
+        call::charge(size_of::<T>()).map_err(LimitHit::into_de)?;
+        arena
+            .try_alloc(value)
+            .map(|v| &*v)
+            .map_err(AllocError::into_de)
     }
 }
 
@@ -36,10 +39,10 @@ where
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let value = {
-            let _level = limits::Level::enter::<D::Error>()?;
+            let _level = DepthGuard::enter::<D::Error>()?;
             T::deserialize_in(arena, deserializer)?
         };
-        limits::charge(size_of::<T>()).map_err(limit_error)?;
-        arena.try_alloc(value).map_err(alloc_error)
+        call::charge(size_of::<T>()).map_err(LimitHit::into_de)?;
+        arena.try_alloc(value).map_err(AllocError::into_de)
     }
 }

@@ -5,42 +5,14 @@
 //! for bytes instead (`deserialize_bytes`), and the UTF-8 is checked here: short ASCII strings,
 //! most strings in most data, a word at a time; everything else by `core::str::from_utf8`.
 
-use core::cell::Cell;
 use core::fmt;
 
 use serde::Deserializer;
 use serde::de::{Error, Unexpected, Visitor};
 
-use super::{alloc_error, limit_error};
-use crate::limits;
-use crate::{ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
-
-std::thread_local! {
-    /// Whether the call in progress on this thread reads strings as bytes.
-    static AS_BYTES: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Strings read as bytes for one call; the previous setting comes back when it is dropped,
-/// even when unwinding.
-pub(crate) struct StrAsBytes {
-    saved: bool,
-}
-
-impl StrAsBytes {
-    /// Reads strings as bytes (`on`) or as strings until the returned guard is dropped.
-    #[cold]
-    pub(crate) fn install(on: bool) -> Self {
-        Self {
-            saved: AS_BYTES.with(|b| b.replace(on)),
-        }
-    }
-}
-
-impl Drop for StrAsBytes {
-    fn drop(&mut self) {
-        AS_BYTES.with(|b| b.set(self.saved));
-    }
-}
+use crate::call;
+use crate::limits::LimitHit;
+use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
 /// Reads a string into the arena, uniquely borrowed so arena collections can adopt it.
 #[inline(always)]
@@ -54,7 +26,7 @@ where
 {
     // `is_human_readable` is a constant for every format, so JSON never reads the flag: its
     // byte strings are not read like its strings (raw control characters would pass).
-    if !deserializer.is_human_readable() && AS_BYTES.with(Cell::get) {
+    if !deserializer.is_human_readable() && call::str_as_bytes() {
         deserializer.deserialize_bytes(StrVisitor(arena))
     } else {
         deserializer.deserialize_str(StrVisitor(arena))
@@ -72,11 +44,11 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
 
     #[inline(always)]
     fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
-        limits::admit_str(v.len()).map_err(limit_error)?;
+        call::admit_str(v.len()).map_err(LimitHit::into_de)?;
         let bytes = self
             .0
             .try_alloc_slice_copy(v.as_bytes())
-            .map_err(alloc_error)?;
+            .map_err(AllocError::into_de)?;
         // SAFETY: `bytes` is a byte-for-byte copy of a `str`, so it is valid UTF-8.
         Ok(unsafe { core::str::from_utf8_unchecked_mut(bytes) })
     }

@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 use serde::Deserializer;
 use serde::de::{Error, SeqAccess, Visitor};
 
-use crate::seed::NestedSeed;
+use crate::arena_deserialize::NestedSeed;
 use crate::{ArenaDeserialize, BumpAllocator};
 
 struct TupleVisitor<'bump, T, A: ?Sized> {

@@ -1,0 +1,239 @@
+//! [`CallFrame`]: opens a call, or a seed nested in one with settings of its own, and puts the
+//! state back when it closes; see the [`call`](super) docs for the rules.
+
+use core::cell::Cell;
+use core::marker::PhantomPinned;
+use core::pin::Pin;
+use core::ptr::{self, NonNull};
+
+use serde::de::Error;
+
+use super::trust::{self, LengthTrust};
+use super::{Scope, with};
+use crate::limits::{LimitHit, Limits};
+
+/// The part of an open frame the state's chain of frames points to.
+pub(crate) struct Link {
+    /// The scope of the call this frame is nested in, put back when it closes. A frame further
+    /// in, on the same arena as that call, charges the bytes it used to its `bytes_left`.
+    saved: Cell<Scope>,
+    /// The link of the frame this one is nested in; null for the first frame on the thread.
+    prev: Cell<*const Link>,
+}
+
+/// Whose budget a frame's allocations come out of.
+#[derive(Clone, Copy, Debug)]
+enum Holder {
+    /// Its own: no call on its arena is open further out, so it owns the arena (it takes a
+    /// checkpoint and rewinds on failure).
+    Own,
+    /// The call it is directly nested in, on the same arena: that call's scope is in this
+    /// frame's own `saved`.
+    Enclosing,
+    /// A call on the same arena further out: its scope is in the `saved` of this link, whose
+    /// frame is open for as long as this one is (frames close in reverse order).
+    Outer(NonNull<Link>),
+}
+
+/// One open call of [`ArenaSeed`](crate::ArenaSeed): pinned on the stack of the seed's
+/// `deserialize`, opened with [`open`](Self::open), closed when dropped (also when unwinding).
+pub(crate) struct CallFrame<'t> {
+    link: Link,
+    /// Set by `open` once the frame is in the chain; `Drop` only closes an open frame.
+    open: Cell<bool>,
+    /// Where the frame's bytes are charged.
+    holder: Cell<Holder>,
+    /// The byte budget the frame started with (`usize::MAX` when unlimited): what it used is
+    /// that minus what is left when it closes.
+    budget: Cell<usize>,
+    /// Whether no frame was open on the thread when this one opened: the frame then owns the
+    /// trust (see [`trust`]).
+    first: Cell<bool>,
+    /// The trust the caller carries from call to call, if any; only the first frame uses it.
+    trust: Option<&'t LengthTrust>,
+    /// Set by [`succeeded`](Self::succeeded): a call that ends otherwise passes no trust on.
+    succeeded: Cell<bool>,
+    /// The chain holds a pointer to `link`: the frame must not move once open.
+    _pinned: PhantomPinned,
+}
+
+/// What a seed asks of its call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    /// Identity of the arena ([`BumpAllocator::identity`](crate::BumpAllocator)).
+    pub(crate) arena: *const (),
+    /// Limits of its own, tightening those in force.
+    pub(crate) limits: Option<Limits>,
+    /// A string mode of its own.
+    pub(crate) str_as_bytes: Option<bool>,
+}
+
+impl<'t> CallFrame<'t> {
+    /// A frame not open yet; `trust` is what the call starts with if it is the first on the
+    /// thread.
+    #[inline]
+    pub(crate) const fn new(trust: Option<&'t LengthTrust>) -> Self {
+        Self {
+            link: Link {
+                saved: Cell::new(Scope::IDLE),
+                prev: Cell::new(ptr::null()),
+            },
+            open: Cell::new(false),
+            holder: Cell::new(Holder::Own),
+            budget: Cell::new(usize::MAX),
+            first: Cell::new(false),
+            trust,
+            succeeded: Cell::new(false),
+            _pinned: PhantomPinned,
+        }
+    }
+
+    /// Opens the call: saves the scope in force, puts the call's in force and enters its level.
+    /// Returns whether the call owns its arena (no call on it is open further out), and so
+    /// must rewind it on failure.
+    ///
+    /// # Errors
+    ///
+    /// The nesting depth limit, when the call's own level is past it; nothing changed then.
+    #[cold]
+    pub(crate) fn open<E: Error>(self: Pin<&Self>, settings: Settings) -> Result<bool, E> {
+        let this = self.get_ref();
+        debug_assert!(!this.open.get(), "a frame opens once");
+        let holder = with(|cx| {
+            let outer = cx.scope();
+            let first = cx.frame.get().is_null();
+            let depth = cx.depth.get();
+            let (limits, max_depth) = in_force(settings.limits, outer, first, depth);
+            if depth >= max_depth {
+                return Err(LimitHit::Depth(limits.depth_limit()).into_de());
+            }
+            let holder = if first {
+                Holder::Own
+            } else if outer.arena == settings.arena {
+                Holder::Enclosing
+            } else {
+                find_outer(cx.frame.get(), settings.arena).map_or(Holder::Own, Holder::Outer)
+            };
+            let holder_left = match holder {
+                Holder::Own => usize::MAX,
+                Holder::Enclosing => outer.bytes_left,
+                // SAFETY: the chain only holds links of open frames (see `Drop`).
+                Holder::Outer(link) => unsafe { link.as_ref() }.saved.get().bytes_left,
+            };
+            let budget = holder_left.min(limits.bytes_limit().unwrap_or(usize::MAX));
+            this.link.saved.set(outer);
+            this.link.prev.set(cx.frame.get());
+            cx.frame.set(&raw const this.link);
+            cx.set_scope(Scope {
+                arena: settings.arena,
+                limits,
+                max_depth,
+                bytes_left: budget,
+                str_as_bytes: settings.str_as_bytes.unwrap_or(outer.str_as_bytes),
+            });
+            cx.depth.set(depth + 1);
+            this.holder.set(holder);
+            this.budget.set(budget);
+            this.first.set(first);
+            this.open.set(true);
+            Ok(holder)
+        })?;
+        if this.first.get() {
+            trust::start(this.trust);
+        }
+        Ok(matches!(holder, Holder::Own))
+    }
+
+    /// The call succeeded: its trust may be carried on.
+    #[inline]
+    pub(crate) fn succeeded(self: Pin<&Self>) {
+        self.succeeded.set(true);
+    }
+}
+
+/// The limits in force for a call with limits `own` opened at `depth` inside `outer` (the
+/// idle scope when it is the `first` call on the thread), and the depth it may reach.
+fn in_force(own: Option<Limits>, outer: Scope, first: bool, depth: usize) -> (Limits, usize) {
+    if first {
+        let own = own.unwrap_or(Limits::DEFAULT);
+        return (own, depth.saturating_add(own.depth_limit()));
+    }
+    let Some(own) = own else {
+        return (outer.limits, outer.max_depth);
+    };
+    let both = own.intersect(outer.limits);
+    // The depth counts from where the call opens; the tighter of the two bounds is in force,
+    // and its own limit is what errors name.
+    let mine = depth.saturating_add(own.depth_limit());
+    if mine < outer.max_depth {
+        (both.max_depth(own.depth_limit()), mine)
+    } else {
+        (both.max_depth(outer.limits.depth_limit()), outer.max_depth)
+    }
+}
+
+/// The link whose saved scope is the innermost call on `arena` among the frames from `link`
+/// outwards.
+fn find_outer(mut link: *const Link, arena: *const ()) -> Option<NonNull<Link>> {
+    while let Some(found) = NonNull::new(link.cast_mut()) {
+        // SAFETY: the chain only holds links of open frames (see `Drop`).
+        let l = unsafe { found.as_ref() };
+        if l.saved.get().arena == arena {
+            return Some(found);
+        }
+        link = l.prev.get();
+    }
+    None
+}
+
+/// `left` after spending `used` bytes; unlimited stays unlimited.
+fn spend(left: usize, used: usize) -> usize {
+    if left == usize::MAX {
+        left
+    } else {
+        left.saturating_sub(used)
+    }
+}
+
+impl Drop for CallFrame<'_> {
+    /// Closes the call: charges what it used to its holder, puts the saved scope back, leaves
+    /// its level and unlinks it. A frame is pinned from `open` until here, and frames close in
+    /// reverse order (each lives in one `deserialize` call, and the ones nested in it are
+    /// dropped before it returns, also when unwinding), so every link in the chain is an open
+    /// frame's, alive and unmoved.
+    fn drop(&mut self) {
+        if !self.open.get() {
+            return;
+        }
+        with(|cx| {
+            debug_assert!(
+                ptr::eq(cx.frame.get(), &raw const self.link),
+                "call frames closed out of order"
+            );
+            let budget = self.budget.get();
+            let used = if budget == usize::MAX {
+                0
+            } else {
+                budget.saturating_sub(cx.bytes_left.get())
+            };
+            let mut saved = self.link.saved.get();
+            match self.holder.get() {
+                Holder::Own => {}
+                Holder::Enclosing => saved.bytes_left = spend(saved.bytes_left, used),
+                Holder::Outer(link) => {
+                    // SAFETY: the holder's frame is further out in the chain, so still open.
+                    let outer = unsafe { link.as_ref() };
+                    let mut scope = outer.saved.get();
+                    scope.bytes_left = spend(scope.bytes_left, used);
+                    outer.saved.set(scope);
+                }
+            }
+            cx.set_scope(saved);
+            cx.depth.set(cx.depth.get() - 1);
+            cx.frame.set(self.link.prev.get());
+        });
+        if self.first.get() {
+            trust::finish(self.trust, self.succeeded.get());
+        }
+    }
+}
