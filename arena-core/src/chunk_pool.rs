@@ -11,7 +11,18 @@
 //! hysteresis: the pool only trims once the free bytes exceed the reserve by half, and then
 //! trims down to the reserve, so an arena that resets and refills never makes the pool map
 //! and unmap in turn.
+//!
+//! Its parts, one submodule each:
+//! - [`builder`]: [`ChunkPoolBuilder`], the configuration, and [`PoolConfigError`].
+//! - [`size_class`]: size classes and page rounding, the checked arithmetic.
+//! - [`os`]: mapping and unmapping memory, and [`HugePages`].
+//! - [`poison`]: AddressSanitizer poisoning under `arena_asan`.
+//! - [`stats`]: the [`PoolStats`] snapshot and its table.
+//! - [`invariants`]: `check_invariants`, for tests.
+//! - `tests`: the unit tests.
 
+mod builder;
+mod invariants;
 mod os;
 pub(crate) mod poison;
 mod size_class;
@@ -26,6 +37,8 @@ use core::sync::atomic::{AtomicU64, Ordering};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
+pub use builder::{ChunkPoolBuilder, PoolConfigError};
+pub(crate) use invariants::assert_disjoint;
 pub use os::HugePages;
 pub(crate) use size_class::{Classes, PAGE, round_up};
 pub use stats::{ClassStats, PoolStats};
@@ -33,12 +46,6 @@ pub use stats::{ClassStats, PoolStats};
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
 
-/// Default smallest chunk: small enough that a cold arena costs little, large enough that the
-/// pool lock is taken rarely.
-const DEFAULT_MIN_CHUNK: usize = 64 * KIB;
-/// Default largest class: arenas grow to 16 MiB chunks by default, a single allocation up to
-/// 64 MiB still comes from (reusable) class chunks.
-const DEFAULT_MAX_CHUNK: usize = 64 * MIB;
 /// How many of the latest arena sizes the automatic reserve remembers.
 const RECENT_ARENAS: usize = 16;
 /// How many of the latest arenas' used bytes the first-chunk hint is the minimum of: two, so
@@ -74,133 +81,6 @@ pub enum Reserve {
     /// A fixed number of bytes (0: give every free chunk back as soon as the free bytes exceed
     /// nothing, that is immediately).
     Bytes(usize),
-}
-
-/// A pool configuration that cannot work, with a message saying why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PoolConfigError(&'static str);
-
-impl fmt::Display for PoolConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid chunk pool configuration: {}", self.0)
-    }
-}
-
-impl std::error::Error for PoolConfigError {}
-
-/// Builder of a [`ChunkPool`]: chunk size range, reserve, huge pages and a byte limit.
-///
-/// # Examples
-///
-/// ```
-/// use std::sync::Arc;
-/// use arena_core::{ChunkPool, HugePages, Reserve, SlabArena, BumpAllocatorExt};
-///
-/// let pool = Arc::new(
-///     ChunkPool::builder()
-///         .chunk_sizes(64 * 1024, 16 << 20)
-///         .reserve(Reserve::Bytes(32 << 20))
-///         .huge_pages(HugePages::Transparent)
-///         .limit(1 << 30)
-///         .build()?,
-/// );
-/// let arena = SlabArena::with_pool(pool.clone());
-/// assert_eq!(arena.alloc_str("hello"), "hello");
-/// assert_eq!(pool.stats().classes[0].in_use, 1);
-/// # Ok::<(), arena_core::PoolConfigError>(())
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct ChunkPoolBuilder {
-    min_chunk: usize,
-    max_chunk: usize,
-    reserve: Reserve,
-    huge_pages: HugePages,
-    limit: Option<usize>,
-}
-
-impl Default for ChunkPoolBuilder {
-    fn default() -> Self {
-        Self {
-            min_chunk: DEFAULT_MIN_CHUNK,
-            max_chunk: DEFAULT_MAX_CHUNK,
-            reserve: Reserve::Auto,
-            huge_pages: HugePages::Off,
-            limit: None,
-        }
-    }
-}
-
-impl ChunkPoolBuilder {
-    /// Size classes from `min` to `max` bytes (powers of two, `4 KiB <= min <= max`; default
-    /// 64 KiB to 64 MiB).
-    #[must_use]
-    pub fn chunk_sizes(mut self, min: usize, max: usize) -> Self {
-        self.min_chunk = min;
-        self.max_chunk = max;
-        self
-    }
-
-    /// Free bytes kept mapped for the next arenas (default [`Reserve::Auto`]).
-    #[must_use]
-    pub fn reserve(mut self, reserve: Reserve) -> Self {
-        self.reserve = reserve;
-        self
-    }
-
-    /// Huge pages for large chunks (default [`HugePages::Off`]).
-    #[must_use]
-    pub fn huge_pages(mut self, huge_pages: HugePages) -> Self {
-        self.huge_pages = huge_pages;
-        self
-    }
-
-    /// At most `bytes` mapped at once; a chunk request past it first releases free chunks,
-    /// then fails (the arena reports an [`AllocError`](crate::AllocError)). Default: no limit.
-    #[must_use]
-    pub fn limit(mut self, bytes: usize) -> Self {
-        self.limit = Some(bytes);
-        self
-    }
-
-    /// Builds the pool. Nothing is mapped until an arena asks for a chunk.
-    ///
-    /// # Errors
-    ///
-    /// [`PoolConfigError`] when the chunk sizes are not powers of two with
-    /// `4 KiB <= min <= max < isize::MAX`.
-    pub fn build(self) -> Result<ChunkPool, PoolConfigError> {
-        let classes = Classes::new(self.min_chunk, self.max_chunk).map_err(PoolConfigError)?;
-        let state = State {
-            classes: (0..classes.count())
-                .map(|_| ClassState::default())
-                .collect(),
-            dedicated: Counts::default(),
-            dedicated_free: Vec::new(),
-            dedicated_bytes: 0,
-            bytes_mapped: 0,
-            bytes_in_use: 0,
-            bytes_free: 0,
-            peak_bytes_mapped: 0,
-            bytes_released: 0,
-            os: OsCalls::default(),
-            recent_arenas: [0; RECENT_ARENAS],
-            recent_peaks: [0; RECENT_ARENAS],
-            epoch_peak: 0,
-            auto_reserve: 0,
-            recent_next: 0,
-            recent_used: [None; HINT_ARENAS],
-            tick: 0,
-            hugetlb_unavailable: false,
-        };
-        Ok(ChunkPool {
-            classes,
-            reserve: self.reserve,
-            parallelism: std::thread::available_parallelism().map_or(1, usize::from),
-            huge_pages: self.huge_pages,
-            limit: self.limit,
-            state: Mutex::new(state),
-        })
-    }
 }
 
 /// A thread-safe pool of arena chunks in power-of-two size classes, shared by
@@ -629,147 +509,6 @@ impl ChunkPool {
     #[must_use]
     pub fn chunk_size_for(&self, size: usize) -> Option<usize> {
         self.classes.chunk_size_for(size)
-    }
-
-    /// A snapshot of the pool's counts, bytes and OS calls.
-    #[must_use]
-    pub fn stats(&self) -> PoolStats {
-        let state = self.lock();
-        let classes = state
-            .classes
-            .iter()
-            .enumerate()
-            .map(|(index, class)| {
-                let size = self.classes.size(index);
-                let free = class.free.len();
-                ClassStats {
-                    chunk_size: Some(size),
-                    mapped: class.counts.in_use + free,
-                    in_use: class.counts.in_use,
-                    free,
-                    released: class.counts.released,
-                    ever_mapped: class.counts.ever_mapped,
-                    bytes_mapped: (class.counts.in_use + free) * size,
-                    bytes_in_use: class.counts.in_use * size,
-                }
-            })
-            .collect();
-        PoolStats {
-            classes,
-            dedicated: ClassStats {
-                chunk_size: None,
-                mapped: state.dedicated.in_use + state.dedicated_free.len(),
-                in_use: state.dedicated.in_use,
-                free: state.dedicated_free.len(),
-                released: state.dedicated.released,
-                ever_mapped: state.dedicated.ever_mapped,
-                bytes_mapped: state.dedicated_bytes
-                    + state.dedicated_free.iter().map(|f| f.size).sum::<usize>(),
-                bytes_in_use: state.dedicated_bytes,
-            },
-            bytes_mapped: state.bytes_mapped,
-            bytes_in_use: state.bytes_in_use,
-            bytes_free: state.bytes_free,
-            peak_bytes_mapped: state.peak_bytes_mapped,
-            bytes_released: state.bytes_released,
-            reserve_bytes: self.reserve_bytes(&state),
-            limit: self.limit,
-            os_map_calls: state.os.maps,
-            os_unmap_calls: state.os.unmaps,
-            os_advise_calls: state.os.advises,
-        }
-    }
-
-    /// Asserts the pool's invariants: counts and byte totals add up, free chunks are
-    /// distinct, page aligned and within the limit. For tests; takes the lock.
-    ///
-    /// # Panics
-    ///
-    /// When an invariant does not hold.
-    #[doc(hidden)]
-    pub fn check_invariants(&self) {
-        let state = self.lock();
-        let mut free_bytes = 0usize;
-        let mut in_use_bytes = state.dedicated_bytes;
-        let mut starts = Vec::new();
-        for (index, class) in state.classes.iter().enumerate() {
-            let size = self.classes.size(index);
-            let c = class.counts;
-            assert_eq!(
-                c.in_use as u64 + class.free.len() as u64 + c.released,
-                c.ever_mapped,
-                "class {size}: in use + free + released != ever mapped"
-            );
-            let mut last_tick = 0;
-            for free in &class.free {
-                assert_eq!(
-                    free.ptr.as_ptr() as usize % PAGE,
-                    0,
-                    "free chunk not page aligned"
-                );
-                assert!(free.freed_at >= last_tick, "free list out of age order");
-                last_tick = free.freed_at;
-                starts.push((free.ptr.as_ptr() as usize, size));
-            }
-            free_bytes += class.free.len() * size;
-            in_use_bytes += c.in_use * size;
-        }
-        let d = state.dedicated;
-        assert_eq!(
-            d.in_use as u64 + state.dedicated_free.len() as u64 + d.released,
-            d.ever_mapped,
-            "dedicated: in use + free + released != ever mapped"
-        );
-        let mut last_tick = 0;
-        for free in &state.dedicated_free {
-            assert_eq!(
-                free.ptr.as_ptr() as usize % PAGE,
-                0,
-                "free chunk not page aligned"
-            );
-            assert_eq!(
-                self.classes.fit_exact(free.size),
-                Some(size_class::Fit::Dedicated(free.size)),
-                "a free dedicated chunk of a class size"
-            );
-            assert!(free.freed_at >= last_tick, "free list out of age order");
-            last_tick = free.freed_at;
-            starts.push((free.ptr.as_ptr() as usize, free.size));
-            free_bytes += free.size;
-        }
-        assert_eq!(state.bytes_free, free_bytes, "free bytes");
-        assert_eq!(state.bytes_in_use, in_use_bytes, "bytes in use");
-        assert_eq!(
-            state.bytes_mapped,
-            free_bytes + in_use_bytes,
-            "mapped != in use + free"
-        );
-        assert!(state.peak_bytes_mapped >= state.bytes_mapped);
-        assert!(
-            state.epoch_peak >= state.bytes_in_use,
-            "in use past its peak"
-        );
-        let reserve = self.reserve_bytes(&state);
-        assert!(
-            state.bytes_free <= trim_threshold(reserve),
-            "{} free bytes past the trim threshold of a {reserve}-byte reserve",
-            state.bytes_free
-        );
-        if let Some(limit) = self.limit {
-            assert!(state.bytes_mapped <= limit, "over the pool limit");
-        }
-        assert_disjoint(&mut starts, "free chunks");
-    }
-}
-
-/// Asserts that no two `(start, len)` ranges overlap (sorts them). For `check_invariants`.
-pub(crate) fn assert_disjoint(ranges: &mut [(usize, usize)], what: &str) {
-    ranges.sort_unstable();
-    for pair in ranges.windows(2) {
-        assert!(
-            pair[0].0 + pair[0].1 <= pair[1].0,
-            "{what} overlap: {pair:x?}"
-        );
     }
 }
 
