@@ -7,13 +7,16 @@
 //! and a chunk goes back to the OS with one `munmap`.
 //!
 //! Free chunks wait in per-class LIFO lists, so the next arena gets the memory most recently
-//! touched, preferably by its own thread (see [`thread_token`]). Free memory beyond a reserve is given back to the OS, coldest chunk first, with
-//! hysteresis: the pool only trims once the free bytes exceed the reserve by half, and then
-//! trims down to the reserve, so an arena that resets and refills never makes the pool map
-//! and unmap in turn.
+//! touched, preferably by its own thread (see [`thread_token`]). Free memory beyond a reserve
+//! is given back to the OS, coldest chunk first, with hysteresis: the pool only trims once the
+//! free bytes exceed the reserve by half, and then trims down to the reserve, so an arena that
+//! resets and refills never makes the pool map and unmap in turn.
 //!
 //! Its parts, one submodule each:
 //! - [`builder`]: [`ChunkPoolBuilder`], the configuration, and [`PoolConfigError`].
+//! - [`reserve`]: the [`Reserve`] policy, the recent-arena history it and the first chunk hint
+//!   are computed from, and the trim threshold.
+//! - [`free_list`]: the free lists with their thread affinity, and releasing to the OS.
 //! - [`size_class`]: size classes and page rounding, the checked arithmetic.
 //! - [`os`]: mapping and unmapping memory, and [`HugePages`].
 //! - [`poison`]: AddressSanitizer poisoning under `arena_asan`.
@@ -22,66 +25,32 @@
 //! - `tests`: the unit tests.
 
 mod builder;
+mod free_list;
 mod invariants;
 mod os;
 pub(crate) mod poison;
+mod reserve;
 mod size_class;
 mod stats;
 #[cfg(test)]
 mod tests;
 
-use core::cell::Cell;
 use core::fmt;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicU64, Ordering};
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 pub use builder::{ChunkPoolBuilder, PoolConfigError};
+use free_list::{ClassState, Counts, FreeDedicated, thread_token};
 pub(crate) use invariants::assert_disjoint;
 pub use os::HugePages;
+pub(crate) use reserve::ArenaUse;
+pub use reserve::Reserve;
+use reserve::{HINT_ARENAS, RECENT_ARENAS, trim_threshold};
 pub(crate) use size_class::{Classes, PAGE, round_up};
 pub use stats::{ClassStats, PoolStats};
 
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
-
-/// How many of the latest arena sizes the automatic reserve remembers.
-const RECENT_ARENAS: usize = 16;
-/// How many of the latest arenas' used bytes the first-chunk hint is the minimum of: two, so
-/// one spike does not make the next arena take a spike-sized chunk.
-const HINT_ARENAS: usize = 2;
-
-/// What an arena giving its chunks back (on drop or reset) held and used, which the pool
-/// remembers: the reserved bytes for [`Reserve::Auto`], the used bytes for
-/// [`first_chunk_hint`](ChunkPool::first_chunk_hint).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ArenaUse {
-    /// Bytes of the chunks the arena held.
-    pub(crate) reserved: usize,
-    /// Bytes it handed out, alignment padding included.
-    pub(crate) used: usize,
-}
-
-/// How many free bytes a pool keeps mapped for the next arenas.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Reserve {
-    /// Enough for the arenas that were live together recently, so that threads each building
-    /// an arena at once do not map and unmap in turn.
-    ///
-    /// It is the larger of:
-    /// - the largest of the last 16 arenas that gave their chunks back (on drop or reset): one
-    ///   more arena of that size;
-    /// - how far the bytes in use are below their peak over the time those 16 arenas gave
-    ///   their chunks back, capped at that largest arena times the CPUs available when the
-    ///   pool was built. With two threads each building a 5 MB arena, this keeps 10 MB; after
-    ///   a burst of many arenas, it keeps one per CPU until 16 more arenas come back.
-    #[default]
-    Auto,
-    /// A fixed number of bytes (0: give every free chunk back as soon as the free bytes exceed
-    /// nothing, that is immediately).
-    Bytes(usize),
-}
 
 /// A thread-safe pool of arena chunks in power-of-two size classes, shared by
 /// [`SlabArena`](crate::SlabArena)s.
@@ -163,72 +132,6 @@ impl Chunk {
     }
 }
 
-/// A free chunk in a class's free list.
-#[derive(Debug)]
-struct FreeChunk {
-    /// Start of a mapped chunk of the class's size that no arena holds; poisoned under
-    /// `arena_asan`.
-    ptr: NonNull<u8>,
-    /// `State::tick` when it was put back: lower is colder.
-    freed_at: u64,
-    /// [`thread_token`] of the thread that put it back, whose cache may still hold it.
-    freed_by: u64,
-}
-
-/// A free dedicated chunk: one whole mapping of `size` bytes, not a class size.
-#[derive(Debug)]
-struct FreeDedicated {
-    ptr: NonNull<u8>,
-    size: usize,
-    /// As [`FreeChunk::freed_at`].
-    freed_at: u64,
-    /// As [`FreeChunk::freed_by`].
-    freed_by: u64,
-}
-
-/// How many of the hottest free chunks of a class `take` looks through for one that the
-/// taking thread put back itself.
-const AFFINITY_SCAN: usize = 4;
-
-/// A number for the calling thread, unique while the process runs (`0` once its thread-locals
-/// are gone). Free chunks remember who put them back: a thread that takes back a chunk it
-/// wrote itself finds much of it still in its own core's cache, where a chunk another core
-/// wrote must first be fetched from there (two threads each building an arena per document
-/// swapped chunks every document, which cost them a third of their speed).
-fn thread_token() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    std::thread_local! {
-        static TOKEN: Cell<u64> = const { Cell::new(0) };
-    }
-    TOKEN
-        .try_with(|token| {
-            if token.get() == 0 {
-                token.set(NEXT.fetch_add(1, Ordering::Relaxed));
-            }
-            token.get()
-        })
-        .unwrap_or(0)
-}
-
-/// A dedicated chunk kept free is reused for a request up to this fraction smaller than it
-/// (1/8: at most 12.5% of it unused), so documents of about the same size reuse it.
-const DEDICATED_REUSE_SLACK: usize = 8;
-
-/// Counts of one class; `in_use + free + released == ever_mapped` always.
-#[derive(Clone, Copy, Debug, Default)]
-struct Counts {
-    ever_mapped: u64,
-    in_use: usize,
-    released: u64,
-}
-
-#[derive(Debug, Default)]
-struct ClassState {
-    /// Free chunks, coldest at the front, hottest at the back (LIFO: pop from the back).
-    free: VecDeque<FreeChunk>,
-    counts: Counts,
-}
-
 #[derive(Clone, Copy, Debug, Default)]
 struct OsCalls {
     maps: u64,
@@ -281,13 +184,6 @@ struct State {
 // only used by the thread holding the mutex.
 unsafe impl Send for State {}
 
-/// Free bytes above which the pool trims, for a reserve of `reserve` bytes: half again the
-/// reserve, so refilling and emptying around the reserve does not map and unmap in turn.
-#[must_use]
-pub(crate) fn trim_threshold(reserve: usize) -> usize {
-    reserve.saturating_add(reserve / 2)
-}
-
 impl Default for ChunkPool {
     fn default() -> Self {
         Self::new()
@@ -330,29 +226,6 @@ impl ChunkPool {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Free bytes kept mapped right now.
-    fn reserve_bytes(&self, state: &State) -> usize {
-        match self.reserve {
-            Reserve::Bytes(bytes) => bytes,
-            Reserve::Auto => state.auto_reserve,
-        }
-    }
-
-    /// How many bytes the next arena will probably use: the least of what the last two arenas
-    /// that gave their chunks back used (what the last one used when only one has), or `None`
-    /// before any has. A fresh arena sizes its first chunk by it, so documents of a steady size
-    /// each take one chunk.
-    pub(crate) fn first_chunk_hint(&self) -> Option<usize> {
-        let state = self.lock();
-        state
-            .recent_used
-            .iter()
-            .flatten()
-            .copied()
-            .min()
-            .filter(|&used| used > 0)
-    }
-
     /// A chunk of at least `size` bytes: the hottest free chunk of its class, or a new mapping.
     ///
     /// `None` when no chunk of that size can exist, the pool limit does not allow it even
@@ -380,41 +253,7 @@ impl ChunkPool {
         let chunk_size = fit.chunk_size(self.classes);
         let me = thread_token();
         let mut state = self.lock();
-        let reused = match fit {
-            size_class::Fit::Class(index) => {
-                let class = &mut state.classes[index];
-                // The hottest this thread put back among the hottest few, else the hottest.
-                let hot = class.free.len().saturating_sub(AFFINITY_SCAN);
-                let found = (hot..class.free.len())
-                    .rev()
-                    .find(|&i| class.free[i].freed_by == me)
-                    .or(class.free.len().checked_sub(1));
-                found.and_then(|i| class.free.remove(i)).map(|free| {
-                    class.counts.in_use += 1;
-                    (free.ptr, chunk_size)
-                })
-            }
-            size_class::Fit::Dedicated(_) => {
-                // The hottest free one that is large enough and not too large, preferably one
-                // this thread put back.
-                let fits = |f: &FreeDedicated| {
-                    f.size >= chunk_size
-                        && f.size <= max
-                        && f.size - chunk_size <= chunk_size / DEDICATED_REUSE_SLACK
-                };
-                let free = &state.dedicated_free;
-                let found = free
-                    .iter()
-                    .rposition(|f| f.freed_by == me && fits(f))
-                    .or_else(|| free.iter().rposition(fits));
-                found.map(|i| {
-                    let free = state.dedicated_free.remove(i);
-                    state.dedicated.in_use += 1;
-                    state.dedicated_bytes += free.size;
-                    (free.ptr, free.size)
-                })
-            }
-        };
+        let reused = state.take_free(fit, chunk_size, max, me);
         if let Some((ptr, size)) = reused {
             state.bytes_free -= size;
             state.bytes_in_use += size;
@@ -477,14 +316,7 @@ impl ChunkPool {
             state.put_back(self.classes, chunk, me);
         }
         if let Some(arena) = arena {
-            let slot = state.recent_next;
-            state.recent_arenas[slot] = arena.reserved;
-            state.recent_peaks[slot] = state.epoch_peak;
-            state.epoch_peak = state.bytes_in_use;
-            state.auto_reserve = state.auto_reserve(self.parallelism);
-            state.recent_next = (slot + 1) % RECENT_ARENAS;
-            state.recent_used.copy_within(..HINT_ARENAS - 1, 1);
-            state.recent_used[0] = Some(arena.used);
+            state.remember(arena, self.parallelism);
         }
         let reserve = self.reserve_bytes(&state);
         if state.bytes_free > trim_threshold(reserve) {
@@ -509,115 +341,6 @@ impl ChunkPool {
     #[must_use]
     pub fn chunk_size_for(&self, size: usize) -> Option<usize> {
         self.classes.chunk_size_for(size)
-    }
-}
-
-impl State {
-    /// [`Reserve::Auto`] as of now (see there): set when an arena gives its chunks back, so
-    /// chunks taken in between do not move it.
-    fn auto_reserve(&self, parallelism: usize) -> usize {
-        let largest = self.recent_arenas.iter().copied().max().unwrap_or(0);
-        let peak = self
-            .recent_peaks
-            .iter()
-            .copied()
-            .fold(self.epoch_peak, usize::max);
-        let concurrent = (peak - self.bytes_in_use).min(largest.saturating_mul(parallelism));
-        largest.max(concurrent)
-    }
-
-    /// Puts `chunk` back into its class's free list, or the dedicated one (poisoned).
-    fn put_back(&mut self, classes: Classes, chunk: Chunk, freed_by: u64) {
-        let Chunk { ptr, size } = chunk;
-        self.bytes_in_use -= size;
-        match classes.fit_exact(size) {
-            Some(size_class::Fit::Class(index)) => {
-                assert_eq!(
-                    classes.size(index),
-                    size,
-                    "chunk given back to the wrong pool"
-                );
-                poison::poison(ptr.as_ptr(), size);
-                self.tick += 1;
-                let class = &mut self.classes[index];
-                class.counts.in_use -= 1;
-                class.free.push_back(FreeChunk {
-                    ptr,
-                    freed_at: self.tick,
-                    freed_by,
-                });
-                self.bytes_free += size;
-            }
-            _ => {
-                poison::poison(ptr.as_ptr(), size);
-                self.tick += 1;
-                self.dedicated.in_use -= 1;
-                self.dedicated_bytes -= size;
-                self.dedicated_free.push(FreeDedicated {
-                    ptr,
-                    size,
-                    freed_at: self.tick,
-                    freed_by,
-                });
-                self.bytes_free += size;
-            }
-        }
-    }
-
-    /// Gives the coldest free chunk of any class back to the OS; `false` if none is free.
-    fn release_coldest(&mut self, classes: Classes) -> bool {
-        let coldest = self
-            .classes
-            .iter()
-            .enumerate()
-            .filter_map(|(index, class)| class.free.front().map(|f| (f.freed_at, index)))
-            .min();
-        let dedicated = self.dedicated_free.first().map(|f| f.freed_at);
-        if let Some(freed_at) = dedicated
-            && coldest.is_none_or(|(tick, _)| freed_at < tick)
-        {
-            let free = self.dedicated_free.remove(0);
-            self.dedicated.released += 1;
-            self.bytes_free -= free.size;
-            // SAFETY: a free dedicated chunk is one whole mapping of `size` bytes that no arena
-            // holds, and it just left the free list.
-            unsafe { self.unmap(free.ptr, free.size) };
-            return true;
-        }
-        let Some((_, index)) = coldest else {
-            return false;
-        };
-        let size = classes.size(index);
-        let class = &mut self.classes[index];
-        let Some(free) = class.free.pop_front() else {
-            return false;
-        };
-        class.counts.released += 1;
-        self.bytes_free -= size;
-        // SAFETY: a free chunk of class `index` is one whole mapping of `size` bytes that no
-        // arena holds (`FreeChunk` invariant), and it just left the free list.
-        unsafe { self.unmap(free.ptr, size) };
-        true
-    }
-
-    /// Releases coldest free chunks until at most `keep` free bytes remain.
-    fn release_down_to(&mut self, classes: Classes, keep: usize) {
-        while self.bytes_free > keep && self.release_coldest(classes) {}
-    }
-
-    /// Unmaps a chunk and counts it.
-    ///
-    /// # Safety
-    ///
-    /// `ptr..ptr + size` must be one whole mapping made by `take` that nothing uses any more.
-    unsafe fn unmap(&mut self, ptr: NonNull<u8>, size: usize) {
-        // The range may be mapped again for someone else: clear our poison first.
-        poison::unpoison(ptr.as_ptr(), size);
-        // SAFETY: forwarded from the caller.
-        unsafe { os::unmap(ptr, size) };
-        self.os.unmaps += 1;
-        self.bytes_mapped -= size;
-        self.bytes_released += size as u64;
     }
 }
 

@@ -4,10 +4,9 @@
 use core::fmt;
 use std::sync::Mutex;
 
-use super::{
-    ChunkPool, ClassState, Classes, Counts, HINT_ARENAS, HugePages, KIB, MIB, OsCalls,
-    RECENT_ARENAS, Reserve, State,
-};
+use super::free_list::{ClassState, Counts};
+use super::reserve::{HINT_ARENAS, RECENT_ARENAS};
+use super::{ChunkPool, Classes, HugePages, KIB, MIB, OsCalls, Reserve, State};
 
 /// Default smallest chunk: small enough that a cold arena costs little, large enough that the
 /// pool lock is taken rarely.
