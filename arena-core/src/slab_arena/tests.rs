@@ -259,3 +259,22 @@ fn rewind_after_reset_panics() {
     arena.reset();
     arena.reset_to(cp);
 }
+
+#[test]
+fn a_pool_whose_free_memory_is_one_dedicated_chunk_is_not_fragmented() {
+    let pool = std::sync::Arc::new(crate::ChunkPool::builder().build().unwrap());
+    let arena = crate::SlabArena::with_pool(pool.clone());
+    // Larger than the arena's chunks (1 MiB) and no class size: a dedicated chunk.
+    let big = core::alloc::Layout::from_size_align((3 << 20) + 1, 1).unwrap();
+    arena.try_alloc_layout(big).unwrap();
+    drop(arena);
+    let s = pool.stats();
+    assert_eq!(
+        (s.dedicated.free, s.bytes_free),
+        (1, s.dedicated.bytes_mapped),
+        "{s}"
+    );
+    assert!(s.classes.iter().all(|c| c.mapped == 0), "{s}");
+    assert!(s.fragmentation_percent().abs() < 1e-9, "{s}");
+    assert!(s.to_string().contains("fragmentation 0.0%"), "{s}");
+}
