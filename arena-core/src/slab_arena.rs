@@ -17,6 +17,9 @@
 //!
 //! Its parts, one submodule each:
 //! - [`builder`]: [`SlabArenaBuilder`], the arena's configuration.
+//! - [`chunk_list`]: the chunk list through the chunks' headers: writing a header, walking the
+//!   list, draining its chunks back to the pool.
+//! - [`checkpoint`]: [`SlabCheckpoint`] and rewinding to one.
 //! - [`stats`]: [`SlabStats`], what the arena holds and uses.
 //! - [`chunk_math`]: the size arithmetic (chunk requests, growth, the bump step).
 //! - `allocator_api`: allocator-api2's `Allocator` for `&SlabArena` (feature `allocator-api2`).
@@ -25,6 +28,8 @@
 #[cfg(feature = "allocator-api2")]
 mod allocator_api;
 mod builder;
+mod checkpoint;
+mod chunk_list;
 mod chunk_math;
 mod stats;
 #[cfg(test)]
@@ -42,6 +47,8 @@ use crate::{AllocError, ArenaStats, BumpAllocator, Checkpoint};
 use chunk_math::{bump_down, chunk_bytes_needed, chunk_request, exact_request, grow, sized_chunk};
 
 pub use builder::SlabArenaBuilder;
+pub use checkpoint::SlabCheckpoint;
+use chunk_list::{ChunkDrain, write_header};
 pub use stats::SlabStats;
 
 /// The start of every chunk an arena holds.
@@ -151,19 +158,6 @@ impl fmt::Debug for SlabArena {
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
-}
-
-/// A saved allocation state of a [`SlabArena`], to [`reset_to`](SlabArena::reset_to).
-///
-/// Two words: the arena's newest chunk and its bump cursor at the time. It is meant for the
-/// arena that made it, before its next reset; anything else is refused (a panic) as soon as it
-/// does not describe chunks the arena still holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SlabCheckpoint {
-    /// The newest chunk then, or `None` for an arena without chunks.
-    head: Option<NonNull<ChunkHeader>>,
-    /// The cursor then (address `EMPTY` without chunks).
-    cursor: *mut u8,
 }
 
 impl SlabArena {
@@ -311,41 +305,6 @@ impl SlabArena {
         self.pool.take_exact(size, max)
     }
 
-    /// Records in the current chunk's header how much of it was handed out.
-    fn retire_current(&self) {
-        if let Some(current) = self.current.get() {
-            // SAFETY: `current` is a chunk of the list (field invariant), its header written
-            // when it was taken; the arena is `!Sync` and no reference to a header escapes, so
-            // this is the only access.
-            unsafe {
-                let header = current.as_ptr();
-                let end = current.addr().get() + (*header).chunk.size();
-                (*header).used = end - self.cursor.get().addr();
-            }
-        }
-    }
-
-    /// Walks the chunk list, newest first: `(header, chunk size, used)`, where `used` is
-    /// computed from the cursor for the current chunk.
-    fn for_each_chunk(&self, mut f: impl FnMut(NonNull<ChunkHeader>, usize, usize)) {
-        let mut next = self.head.get();
-        while let Some(header) = next {
-            // SAFETY: every chunk in the list has a written header (field invariant of
-            // `head`); reading it while the arena is borrowed cannot race (`!Sync`).
-            let (prev, size, used) = unsafe {
-                let h = header.as_ptr();
-                ((*h).prev, (*h).chunk.size(), (*h).used)
-            };
-            let used = if Some(header) == self.current.get() {
-                header.addr().get() + size - self.cursor.get().addr()
-            } else {
-                used
-            };
-            f(header, size, used);
-            next = prev;
-        }
-    }
-
     /// Forgets every allocation and keeps one chunk (poisoned under `arena_asan`), giving the
     /// others back to the pool: a chunk the size of everything the arena used if it held
     /// several and the pool has one (so the next document of that size takes no chunk), else
@@ -418,108 +377,6 @@ impl SlabArena {
         self.cursor.set(base.wrapping_add(size));
     }
 
-    /// A checkpoint of the allocation state, to [`reset_to`](Self::reset_to): two words,
-    /// no allocation, no lock.
-    #[must_use]
-    pub fn checkpoint(&self) -> SlabCheckpoint {
-        SlabCheckpoint {
-            head: self.head.get(),
-            cursor: self.cursor.get(),
-        }
-    }
-
-    /// Frees everything allocated since `checkpoint`: chunks taken since go back to the pool,
-    /// and the cursor returns to where it was. Taking `&mut self`, it cannot run while anything
-    /// allocated from the arena is still borrowed. (The name follows bump-scope's `reset_to`;
-    /// [`BumpAllocator::rewind`] is the unsafe, shared-borrow form `ArenaSeed` uses to undo a
-    /// failed deserialization.)
-    ///
-    /// # Panics
-    ///
-    /// When `checkpoint` does not describe chunks the arena still holds: made by another
-    /// arena, before a reset, or after a state it was rewound past. (Such a rewind is refused
-    /// before anything changes.)
-    pub fn reset_to(&mut self, checkpoint: SlabCheckpoint) {
-        // SAFETY: `&mut self`: nothing allocated from the arena is borrowed any more.
-        unsafe { self.rewind_shared(checkpoint) }
-    }
-
-    /// [`reset_to`](Self::reset_to) through a shared borrow.
-    ///
-    /// # Safety
-    ///
-    /// Nothing allocated after `checkpoint` is used again.
-    unsafe fn rewind_shared(&self, checkpoint: SlabCheckpoint) {
-        // Validate first: the checkpoint's newest chunk must be in the list, and its cursor in
-        // that chunk or an older one.
-        let mut newer = 0;
-        let mut found_head = false;
-        let mut current = None;
-        let cursor = checkpoint.cursor.addr();
-        self.for_each_chunk(|header, size, _| {
-            if Some(header) == checkpoint.head {
-                found_head = true;
-            }
-            if !found_head {
-                newer += 1;
-            } else if current.is_none() {
-                let base = header.addr().get();
-                if (base + HEADER..=base + size).contains(&cursor) {
-                    current = Some(header);
-                }
-            }
-        });
-        // A checkpoint of an arena without chunks: every chunk is newer.
-        assert!(
-            found_head || checkpoint.head.is_none(),
-            "checkpoint's chunks are no longer in this arena"
-        );
-        match current {
-            Some(_) => {}
-            None => assert!(
-                checkpoint.head.is_none() && cursor == EMPTY,
-                "checkpoint cursor outside the arena's chunks"
-            ),
-        }
-        self.retire_current();
-        if newer > 0 {
-            let mut freed = 0;
-            let mut next = self.head.get();
-            for _ in 0..newer {
-                let header = next.unwrap_or_else(|| unreachable!("counted in the list above"));
-                // SAFETY: a chunk of the list, header written (field invariant of `head`).
-                unsafe {
-                    freed += (*header.as_ptr()).chunk.size();
-                    next = (*header.as_ptr()).prev;
-                }
-            }
-            let drain = ChunkDrain {
-                next: self.head.get(),
-                skip: None,
-            }
-            .take(newer);
-            self.pool.give_back(drain, None);
-            self.head.set(next);
-            self.chunks.set(self.chunks.get() - newer);
-            self.reserved.set(self.reserved.get() - freed);
-        }
-        self.current.set(current);
-        match current {
-            Some(header) => {
-                let base = header.cast::<u8>().as_ptr();
-                self.bottom.set(base.addr() + HEADER);
-                // Everything below the restored cursor is free again.
-                poison::poison(base.wrapping_add(HEADER), cursor - base.addr() - HEADER);
-                // The cursor lies in this chunk (checked above); take the chunk's provenance.
-                self.cursor.set(base.with_addr(cursor));
-            }
-            None => {
-                self.bottom.set(EMPTY);
-                self.cursor.set(ptr::without_provenance_mut(EMPTY));
-            }
-        }
-    }
-
     /// Asserts the arena's invariants: the chunk list matches the counts, chunks are
     /// disjoint, the cursor lies in the current chunk, used bytes fit their chunks. For tests.
     ///
@@ -568,54 +425,6 @@ impl SlabArena {
             }
         }
         crate::chunk_pool::assert_disjoint(&mut ranges, "arena chunks");
-    }
-}
-
-/// Writes the header of `chunk`, just taken from the pool, at its start, linking it to `prev`
-/// (the arena's newest chunk, or `None`), and returns it.
-fn write_header(chunk: Chunk, prev: Option<NonNull<ChunkHeader>>) -> NonNull<ChunkHeader> {
-    let header = chunk.ptr().cast::<ChunkHeader>();
-    poison::unpoison(chunk.ptr().as_ptr(), HEADER);
-    // SAFETY: the chunk is ours alone (the pool handed out the token), page aligned and at
-    // least a page, so more than `HEADER` bytes: the header fits at its start, and it is
-    // written before any read.
-    unsafe {
-        header.write(ChunkHeader {
-            prev,
-            chunk,
-            used: 0,
-        });
-    }
-    header
-}
-
-/// Takes the chunks of a list out of their headers, newest first, skipping `skip`.
-struct ChunkDrain {
-    /// Next header to read: a chunk of an arena's list, its header written.
-    next: Option<NonNull<ChunkHeader>>,
-    skip: Option<NonNull<ChunkHeader>>,
-}
-
-impl Iterator for ChunkDrain {
-    type Item = Chunk;
-
-    fn next(&mut self) -> Option<Chunk> {
-        loop {
-            let header = self.next?;
-            // SAFETY: `header` is a written header of a chunk the arena owns (field
-            // invariant). Reading it by value moves the token out; the arena stops using the
-            // chunk (its caller detaches the drained chunks from the list), and we read `prev`
-            // before handing the token on, after which the pool may reuse or unmap the chunk.
-            let ChunkHeader { prev, chunk, .. } = unsafe { header.as_ptr().read() };
-            self.next = prev;
-            if Some(header) == self.skip {
-                // The kept chunk: its token stays in its header (`read` copied it; this copy
-                // is dropped without giving it back, which `Chunk` allows).
-                let _kept = chunk;
-                continue;
-            }
-            return Some(chunk);
-        }
     }
 }
 

@@ -4,7 +4,8 @@ use core::cell::Cell;
 use core::ptr;
 use std::sync::Arc;
 
-use super::{EMPTY, SlabArena, write_header};
+use super::chunk_list::write_header;
+use super::{EMPTY, SlabArena};
 use crate::chunk_pool::ChunkPool;
 
 /// Default cap of the chunk growth: large enough that a hot arena takes a new chunk rarely
