@@ -7,199 +7,50 @@
 //! and a chunk goes back to the OS with one `munmap`.
 //!
 //! Free chunks wait in per-class LIFO lists, so the next arena gets the memory most recently
-//! touched, preferably by its own thread (see [`thread_token`]). Free memory beyond a reserve is given back to the OS, coldest chunk first, with
-//! hysteresis: the pool only trims once the free bytes exceed the reserve by half, and then
-//! trims down to the reserve, so an arena that resets and refills never makes the pool map
-//! and unmap in turn.
+//! touched, preferably by its own thread (see [`thread_token`]). Free memory beyond a reserve
+//! is given back to the OS, coldest chunk first, with hysteresis: the pool only trims once the
+//! free bytes exceed the reserve by half, and then trims down to the reserve, so an arena that
+//! resets and refills never makes the pool map and unmap in turn.
+//!
+//! Its parts, one submodule each:
+//! - [`builder`]: [`ChunkPoolBuilder`], the configuration, and [`PoolConfigError`].
+//! - [`reserve`]: the [`Reserve`] policy, the recent-arena history it and the first chunk hint
+//!   are computed from, and the trim threshold.
+//! - [`free_list`]: the free lists with their thread affinity, and releasing to the OS.
+//! - [`size_class`]: size classes and page rounding, the checked arithmetic.
+//! - [`os`]: mapping and unmapping memory, and [`HugePages`].
+//! - [`poison`]: AddressSanitizer poisoning under `arena_asan`.
+//! - [`stats`]: the [`PoolStats`] snapshot and its table.
+//! - [`invariants`]: `check_invariants`, for tests.
+//! - `tests`: the unit tests.
 
+mod builder;
+mod free_list;
+mod invariants;
 mod os;
 pub(crate) mod poison;
+mod reserve;
 mod size_class;
 mod stats;
+#[cfg(test)]
+mod tests;
 
-use core::cell::Cell;
 use core::fmt;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicU64, Ordering};
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
+pub use builder::{ChunkPoolBuilder, PoolConfigError};
+use free_list::{ClassState, Counts, FreeDedicated, thread_token};
+pub(crate) use invariants::assert_disjoint;
 pub use os::HugePages;
+pub(crate) use reserve::ArenaUse;
+pub use reserve::Reserve;
+use reserve::{HINT_ARENAS, RECENT_ARENAS, trim_threshold};
 pub(crate) use size_class::{Classes, PAGE, round_up};
 pub use stats::{ClassStats, PoolStats};
 
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
-
-/// Default smallest chunk: small enough that a cold arena costs little, large enough that the
-/// pool lock is taken rarely.
-const DEFAULT_MIN_CHUNK: usize = 64 * KIB;
-/// Default largest class: arenas grow to 16 MiB chunks by default, a single allocation up to
-/// 64 MiB still comes from (reusable) class chunks.
-const DEFAULT_MAX_CHUNK: usize = 64 * MIB;
-/// How many of the latest arena sizes the automatic reserve remembers.
-const RECENT_ARENAS: usize = 16;
-/// How many of the latest arenas' used bytes the first-chunk hint is the minimum of: two, so
-/// one spike does not make the next arena take a spike-sized chunk.
-const HINT_ARENAS: usize = 2;
-
-/// What an arena giving its chunks back (on drop or reset) held and used, which the pool
-/// remembers: the reserved bytes for [`Reserve::Auto`], the used bytes for
-/// [`first_chunk_hint`](ChunkPool::first_chunk_hint).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ArenaUse {
-    /// Bytes of the chunks the arena held.
-    pub(crate) reserved: usize,
-    /// Bytes it handed out, alignment padding included.
-    pub(crate) used: usize,
-}
-
-/// How many free bytes a pool keeps mapped for the next arenas.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Reserve {
-    /// Enough for the arenas that were live together recently, so that threads each building
-    /// an arena at once do not map and unmap in turn.
-    ///
-    /// It is the larger of:
-    /// - the largest of the last 16 arenas that gave their chunks back (on drop or reset): one
-    ///   more arena of that size;
-    /// - how far the bytes in use are below their peak over the time those 16 arenas gave
-    ///   their chunks back, capped at that largest arena times the CPUs available when the
-    ///   pool was built. With two threads each building a 5 MB arena, this keeps 10 MB; after
-    ///   a burst of many arenas, it keeps one per CPU until 16 more arenas come back.
-    #[default]
-    Auto,
-    /// A fixed number of bytes (0: give every free chunk back as soon as the free bytes exceed
-    /// nothing, that is immediately).
-    Bytes(usize),
-}
-
-/// A pool configuration that cannot work, with a message saying why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PoolConfigError(&'static str);
-
-impl fmt::Display for PoolConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid chunk pool configuration: {}", self.0)
-    }
-}
-
-impl std::error::Error for PoolConfigError {}
-
-/// Builder of a [`ChunkPool`]: chunk size range, reserve, huge pages and a byte limit.
-///
-/// # Examples
-///
-/// ```
-/// use std::sync::Arc;
-/// use arena_core::{ChunkPool, HugePages, Reserve, SlabArena, BumpAllocatorExt};
-///
-/// let pool = Arc::new(
-///     ChunkPool::builder()
-///         .chunk_sizes(64 * 1024, 16 << 20)
-///         .reserve(Reserve::Bytes(32 << 20))
-///         .huge_pages(HugePages::Transparent)
-///         .limit(1 << 30)
-///         .build()?,
-/// );
-/// let arena = SlabArena::with_pool(pool.clone());
-/// assert_eq!(arena.alloc_str("hello"), "hello");
-/// assert_eq!(pool.stats().classes[0].in_use, 1);
-/// # Ok::<(), arena_core::PoolConfigError>(())
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct ChunkPoolBuilder {
-    min_chunk: usize,
-    max_chunk: usize,
-    reserve: Reserve,
-    huge_pages: HugePages,
-    limit: Option<usize>,
-}
-
-impl Default for ChunkPoolBuilder {
-    fn default() -> Self {
-        Self {
-            min_chunk: DEFAULT_MIN_CHUNK,
-            max_chunk: DEFAULT_MAX_CHUNK,
-            reserve: Reserve::Auto,
-            huge_pages: HugePages::Off,
-            limit: None,
-        }
-    }
-}
-
-impl ChunkPoolBuilder {
-    /// Size classes from `min` to `max` bytes (powers of two, `4 KiB <= min <= max`; default
-    /// 64 KiB to 64 MiB).
-    #[must_use]
-    pub fn chunk_sizes(mut self, min: usize, max: usize) -> Self {
-        self.min_chunk = min;
-        self.max_chunk = max;
-        self
-    }
-
-    /// Free bytes kept mapped for the next arenas (default [`Reserve::Auto`]).
-    #[must_use]
-    pub fn reserve(mut self, reserve: Reserve) -> Self {
-        self.reserve = reserve;
-        self
-    }
-
-    /// Huge pages for large chunks (default [`HugePages::Off`]).
-    #[must_use]
-    pub fn huge_pages(mut self, huge_pages: HugePages) -> Self {
-        self.huge_pages = huge_pages;
-        self
-    }
-
-    /// At most `bytes` mapped at once; a chunk request past it first releases free chunks,
-    /// then fails (the arena reports an [`AllocError`](crate::AllocError)). Default: no limit.
-    #[must_use]
-    pub fn limit(mut self, bytes: usize) -> Self {
-        self.limit = Some(bytes);
-        self
-    }
-
-    /// Builds the pool. Nothing is mapped until an arena asks for a chunk.
-    ///
-    /// # Errors
-    ///
-    /// [`PoolConfigError`] when the chunk sizes are not powers of two with
-    /// `4 KiB <= min <= max < isize::MAX`.
-    pub fn build(self) -> Result<ChunkPool, PoolConfigError> {
-        let classes = Classes::new(self.min_chunk, self.max_chunk).map_err(PoolConfigError)?;
-        let state = State {
-            classes: (0..classes.count())
-                .map(|_| ClassState::default())
-                .collect(),
-            dedicated: Counts::default(),
-            dedicated_free: Vec::new(),
-            dedicated_bytes: 0,
-            bytes_mapped: 0,
-            bytes_in_use: 0,
-            bytes_free: 0,
-            peak_bytes_mapped: 0,
-            bytes_released: 0,
-            os: OsCalls::default(),
-            recent_arenas: [0; RECENT_ARENAS],
-            recent_peaks: [0; RECENT_ARENAS],
-            epoch_peak: 0,
-            auto_reserve: 0,
-            recent_next: 0,
-            recent_used: [None; HINT_ARENAS],
-            tick: 0,
-            hugetlb_unavailable: false,
-        };
-        Ok(ChunkPool {
-            classes,
-            reserve: self.reserve,
-            parallelism: std::thread::available_parallelism().map_or(1, usize::from),
-            huge_pages: self.huge_pages,
-            limit: self.limit,
-            state: Mutex::new(state),
-        })
-    }
-}
 
 /// A thread-safe pool of arena chunks in power-of-two size classes, shared by
 /// [`SlabArena`](crate::SlabArena)s.
@@ -281,72 +132,6 @@ impl Chunk {
     }
 }
 
-/// A free chunk in a class's free list.
-#[derive(Debug)]
-struct FreeChunk {
-    /// Start of a mapped chunk of the class's size that no arena holds; poisoned under
-    /// `arena_asan`.
-    ptr: NonNull<u8>,
-    /// `State::tick` when it was put back: lower is colder.
-    freed_at: u64,
-    /// [`thread_token`] of the thread that put it back, whose cache may still hold it.
-    freed_by: u64,
-}
-
-/// A free dedicated chunk: one whole mapping of `size` bytes, not a class size.
-#[derive(Debug)]
-struct FreeDedicated {
-    ptr: NonNull<u8>,
-    size: usize,
-    /// As [`FreeChunk::freed_at`].
-    freed_at: u64,
-    /// As [`FreeChunk::freed_by`].
-    freed_by: u64,
-}
-
-/// How many of the hottest free chunks of a class `take` looks through for one that the
-/// taking thread put back itself.
-const AFFINITY_SCAN: usize = 4;
-
-/// A number for the calling thread, unique while the process runs (`0` once its thread-locals
-/// are gone). Free chunks remember who put them back: a thread that takes back a chunk it
-/// wrote itself finds much of it still in its own core's cache, where a chunk another core
-/// wrote must first be fetched from there (two threads each building an arena per document
-/// swapped chunks every document, which cost them a third of their speed).
-fn thread_token() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    std::thread_local! {
-        static TOKEN: Cell<u64> = const { Cell::new(0) };
-    }
-    TOKEN
-        .try_with(|token| {
-            if token.get() == 0 {
-                token.set(NEXT.fetch_add(1, Ordering::Relaxed));
-            }
-            token.get()
-        })
-        .unwrap_or(0)
-}
-
-/// A dedicated chunk kept free is reused for a request up to this fraction smaller than it
-/// (1/8: at most 12.5% of it unused), so documents of about the same size reuse it.
-const DEDICATED_REUSE_SLACK: usize = 8;
-
-/// Counts of one class; `in_use + free + released == ever_mapped` always.
-#[derive(Clone, Copy, Debug, Default)]
-struct Counts {
-    ever_mapped: u64,
-    in_use: usize,
-    released: u64,
-}
-
-#[derive(Debug, Default)]
-struct ClassState {
-    /// Free chunks, coldest at the front, hottest at the back (LIFO: pop from the back).
-    free: VecDeque<FreeChunk>,
-    counts: Counts,
-}
-
 #[derive(Clone, Copy, Debug, Default)]
 struct OsCalls {
     maps: u64,
@@ -399,13 +184,6 @@ struct State {
 // only used by the thread holding the mutex.
 unsafe impl Send for State {}
 
-/// Free bytes above which the pool trims, for a reserve of `reserve` bytes: half again the
-/// reserve, so refilling and emptying around the reserve does not map and unmap in turn.
-#[must_use]
-pub(crate) fn trim_threshold(reserve: usize) -> usize {
-    reserve.saturating_add(reserve / 2)
-}
-
 impl Default for ChunkPool {
     fn default() -> Self {
         Self::new()
@@ -448,29 +226,6 @@ impl ChunkPool {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Free bytes kept mapped right now.
-    fn reserve_bytes(&self, state: &State) -> usize {
-        match self.reserve {
-            Reserve::Bytes(bytes) => bytes,
-            Reserve::Auto => state.auto_reserve,
-        }
-    }
-
-    /// How many bytes the next arena will probably use: the least of what the last two arenas
-    /// that gave their chunks back used (what the last one used when only one has), or `None`
-    /// before any has. A fresh arena sizes its first chunk by it, so documents of a steady size
-    /// each take one chunk.
-    pub(crate) fn first_chunk_hint(&self) -> Option<usize> {
-        let state = self.lock();
-        state
-            .recent_used
-            .iter()
-            .flatten()
-            .copied()
-            .min()
-            .filter(|&used| used > 0)
-    }
-
     /// A chunk of at least `size` bytes: the hottest free chunk of its class, or a new mapping.
     ///
     /// `None` when no chunk of that size can exist, the pool limit does not allow it even
@@ -498,41 +253,7 @@ impl ChunkPool {
         let chunk_size = fit.chunk_size(self.classes);
         let me = thread_token();
         let mut state = self.lock();
-        let reused = match fit {
-            size_class::Fit::Class(index) => {
-                let class = &mut state.classes[index];
-                // The hottest this thread put back among the hottest few, else the hottest.
-                let hot = class.free.len().saturating_sub(AFFINITY_SCAN);
-                let found = (hot..class.free.len())
-                    .rev()
-                    .find(|&i| class.free[i].freed_by == me)
-                    .or(class.free.len().checked_sub(1));
-                found.and_then(|i| class.free.remove(i)).map(|free| {
-                    class.counts.in_use += 1;
-                    (free.ptr, chunk_size)
-                })
-            }
-            size_class::Fit::Dedicated(_) => {
-                // The hottest free one that is large enough and not too large, preferably one
-                // this thread put back.
-                let fits = |f: &FreeDedicated| {
-                    f.size >= chunk_size
-                        && f.size <= max
-                        && f.size - chunk_size <= chunk_size / DEDICATED_REUSE_SLACK
-                };
-                let free = &state.dedicated_free;
-                let found = free
-                    .iter()
-                    .rposition(|f| f.freed_by == me && fits(f))
-                    .or_else(|| free.iter().rposition(fits));
-                found.map(|i| {
-                    let free = state.dedicated_free.remove(i);
-                    state.dedicated.in_use += 1;
-                    state.dedicated_bytes += free.size;
-                    (free.ptr, free.size)
-                })
-            }
-        };
+        let reused = state.take_free(fit, chunk_size, max, me);
         if let Some((ptr, size)) = reused {
             state.bytes_free -= size;
             state.bytes_in_use += size;
@@ -595,14 +316,7 @@ impl ChunkPool {
             state.put_back(self.classes, chunk, me);
         }
         if let Some(arena) = arena {
-            let slot = state.recent_next;
-            state.recent_arenas[slot] = arena.reserved;
-            state.recent_peaks[slot] = state.epoch_peak;
-            state.epoch_peak = state.bytes_in_use;
-            state.auto_reserve = state.auto_reserve(self.parallelism);
-            state.recent_next = (slot + 1) % RECENT_ARENAS;
-            state.recent_used.copy_within(..HINT_ARENAS - 1, 1);
-            state.recent_used[0] = Some(arena.used);
+            state.remember(arena, self.parallelism);
         }
         let reserve = self.reserve_bytes(&state);
         if state.bytes_free > trim_threshold(reserve) {
@@ -628,256 +342,6 @@ impl ChunkPool {
     pub fn chunk_size_for(&self, size: usize) -> Option<usize> {
         self.classes.chunk_size_for(size)
     }
-
-    /// A snapshot of the pool's counts, bytes and OS calls.
-    #[must_use]
-    pub fn stats(&self) -> PoolStats {
-        let state = self.lock();
-        let classes = state
-            .classes
-            .iter()
-            .enumerate()
-            .map(|(index, class)| {
-                let size = self.classes.size(index);
-                let free = class.free.len();
-                ClassStats {
-                    chunk_size: Some(size),
-                    mapped: class.counts.in_use + free,
-                    in_use: class.counts.in_use,
-                    free,
-                    released: class.counts.released,
-                    ever_mapped: class.counts.ever_mapped,
-                    bytes_mapped: (class.counts.in_use + free) * size,
-                    bytes_in_use: class.counts.in_use * size,
-                }
-            })
-            .collect();
-        PoolStats {
-            classes,
-            dedicated: ClassStats {
-                chunk_size: None,
-                mapped: state.dedicated.in_use + state.dedicated_free.len(),
-                in_use: state.dedicated.in_use,
-                free: state.dedicated_free.len(),
-                released: state.dedicated.released,
-                ever_mapped: state.dedicated.ever_mapped,
-                bytes_mapped: state.dedicated_bytes
-                    + state.dedicated_free.iter().map(|f| f.size).sum::<usize>(),
-                bytes_in_use: state.dedicated_bytes,
-            },
-            bytes_mapped: state.bytes_mapped,
-            bytes_in_use: state.bytes_in_use,
-            bytes_free: state.bytes_free,
-            peak_bytes_mapped: state.peak_bytes_mapped,
-            bytes_released: state.bytes_released,
-            reserve_bytes: self.reserve_bytes(&state),
-            limit: self.limit,
-            os_map_calls: state.os.maps,
-            os_unmap_calls: state.os.unmaps,
-            os_advise_calls: state.os.advises,
-        }
-    }
-
-    /// Asserts the pool's invariants: counts and byte totals add up, free chunks are
-    /// distinct, page aligned and within the limit. For tests; takes the lock.
-    ///
-    /// # Panics
-    ///
-    /// When an invariant does not hold.
-    #[doc(hidden)]
-    pub fn check_invariants(&self) {
-        let state = self.lock();
-        let mut free_bytes = 0usize;
-        let mut in_use_bytes = state.dedicated_bytes;
-        let mut starts = Vec::new();
-        for (index, class) in state.classes.iter().enumerate() {
-            let size = self.classes.size(index);
-            let c = class.counts;
-            assert_eq!(
-                c.in_use as u64 + class.free.len() as u64 + c.released,
-                c.ever_mapped,
-                "class {size}: in use + free + released != ever mapped"
-            );
-            let mut last_tick = 0;
-            for free in &class.free {
-                assert_eq!(
-                    free.ptr.as_ptr() as usize % PAGE,
-                    0,
-                    "free chunk not page aligned"
-                );
-                assert!(free.freed_at >= last_tick, "free list out of age order");
-                last_tick = free.freed_at;
-                starts.push((free.ptr.as_ptr() as usize, size));
-            }
-            free_bytes += class.free.len() * size;
-            in_use_bytes += c.in_use * size;
-        }
-        let d = state.dedicated;
-        assert_eq!(
-            d.in_use as u64 + state.dedicated_free.len() as u64 + d.released,
-            d.ever_mapped,
-            "dedicated: in use + free + released != ever mapped"
-        );
-        let mut last_tick = 0;
-        for free in &state.dedicated_free {
-            assert_eq!(
-                free.ptr.as_ptr() as usize % PAGE,
-                0,
-                "free chunk not page aligned"
-            );
-            assert_eq!(
-                self.classes.fit_exact(free.size),
-                Some(size_class::Fit::Dedicated(free.size)),
-                "a free dedicated chunk of a class size"
-            );
-            assert!(free.freed_at >= last_tick, "free list out of age order");
-            last_tick = free.freed_at;
-            starts.push((free.ptr.as_ptr() as usize, free.size));
-            free_bytes += free.size;
-        }
-        assert_eq!(state.bytes_free, free_bytes, "free bytes");
-        assert_eq!(state.bytes_in_use, in_use_bytes, "bytes in use");
-        assert_eq!(
-            state.bytes_mapped,
-            free_bytes + in_use_bytes,
-            "mapped != in use + free"
-        );
-        assert!(state.peak_bytes_mapped >= state.bytes_mapped);
-        assert!(
-            state.epoch_peak >= state.bytes_in_use,
-            "in use past its peak"
-        );
-        let reserve = self.reserve_bytes(&state);
-        assert!(
-            state.bytes_free <= trim_threshold(reserve),
-            "{} free bytes past the trim threshold of a {reserve}-byte reserve",
-            state.bytes_free
-        );
-        if let Some(limit) = self.limit {
-            assert!(state.bytes_mapped <= limit, "over the pool limit");
-        }
-        assert_disjoint(&mut starts, "free chunks");
-    }
-}
-
-/// Asserts that no two `(start, len)` ranges overlap (sorts them). For `check_invariants`.
-pub(crate) fn assert_disjoint(ranges: &mut [(usize, usize)], what: &str) {
-    ranges.sort_unstable();
-    for pair in ranges.windows(2) {
-        assert!(
-            pair[0].0 + pair[0].1 <= pair[1].0,
-            "{what} overlap: {pair:x?}"
-        );
-    }
-}
-
-impl State {
-    /// [`Reserve::Auto`] as of now (see there): set when an arena gives its chunks back, so
-    /// chunks taken in between do not move it.
-    fn auto_reserve(&self, parallelism: usize) -> usize {
-        let largest = self.recent_arenas.iter().copied().max().unwrap_or(0);
-        let peak = self
-            .recent_peaks
-            .iter()
-            .copied()
-            .fold(self.epoch_peak, usize::max);
-        let concurrent = (peak - self.bytes_in_use).min(largest.saturating_mul(parallelism));
-        largest.max(concurrent)
-    }
-
-    /// Puts `chunk` back into its class's free list, or the dedicated one (poisoned).
-    fn put_back(&mut self, classes: Classes, chunk: Chunk, freed_by: u64) {
-        let Chunk { ptr, size } = chunk;
-        self.bytes_in_use -= size;
-        match classes.fit_exact(size) {
-            Some(size_class::Fit::Class(index)) => {
-                assert_eq!(
-                    classes.size(index),
-                    size,
-                    "chunk given back to the wrong pool"
-                );
-                poison::poison(ptr.as_ptr(), size);
-                self.tick += 1;
-                let class = &mut self.classes[index];
-                class.counts.in_use -= 1;
-                class.free.push_back(FreeChunk {
-                    ptr,
-                    freed_at: self.tick,
-                    freed_by,
-                });
-                self.bytes_free += size;
-            }
-            _ => {
-                poison::poison(ptr.as_ptr(), size);
-                self.tick += 1;
-                self.dedicated.in_use -= 1;
-                self.dedicated_bytes -= size;
-                self.dedicated_free.push(FreeDedicated {
-                    ptr,
-                    size,
-                    freed_at: self.tick,
-                    freed_by,
-                });
-                self.bytes_free += size;
-            }
-        }
-    }
-
-    /// Gives the coldest free chunk of any class back to the OS; `false` if none is free.
-    fn release_coldest(&mut self, classes: Classes) -> bool {
-        let coldest = self
-            .classes
-            .iter()
-            .enumerate()
-            .filter_map(|(index, class)| class.free.front().map(|f| (f.freed_at, index)))
-            .min();
-        let dedicated = self.dedicated_free.first().map(|f| f.freed_at);
-        if let Some(freed_at) = dedicated
-            && coldest.is_none_or(|(tick, _)| freed_at < tick)
-        {
-            let free = self.dedicated_free.remove(0);
-            self.dedicated.released += 1;
-            self.bytes_free -= free.size;
-            // SAFETY: a free dedicated chunk is one whole mapping of `size` bytes that no arena
-            // holds, and it just left the free list.
-            unsafe { self.unmap(free.ptr, free.size) };
-            return true;
-        }
-        let Some((_, index)) = coldest else {
-            return false;
-        };
-        let size = classes.size(index);
-        let class = &mut self.classes[index];
-        let Some(free) = class.free.pop_front() else {
-            return false;
-        };
-        class.counts.released += 1;
-        self.bytes_free -= size;
-        // SAFETY: a free chunk of class `index` is one whole mapping of `size` bytes that no
-        // arena holds (`FreeChunk` invariant), and it just left the free list.
-        unsafe { self.unmap(free.ptr, size) };
-        true
-    }
-
-    /// Releases coldest free chunks until at most `keep` free bytes remain.
-    fn release_down_to(&mut self, classes: Classes, keep: usize) {
-        while self.bytes_free > keep && self.release_coldest(classes) {}
-    }
-
-    /// Unmaps a chunk and counts it.
-    ///
-    /// # Safety
-    ///
-    /// `ptr..ptr + size` must be one whole mapping made by `take` that nothing uses any more.
-    unsafe fn unmap(&mut self, ptr: NonNull<u8>, size: usize) {
-        // The range may be mapped again for someone else: clear our poison first.
-        poison::unpoison(ptr.as_ptr(), size);
-        // SAFETY: forwarded from the caller.
-        unsafe { os::unmap(ptr, size) };
-        self.os.unmaps += 1;
-        self.bytes_mapped -= size;
-        self.bytes_released += size as u64;
-    }
 }
 
 impl Drop for ChunkPool {
@@ -886,324 +350,5 @@ impl Drop for ChunkPool {
         // back.
         let classes = self.classes;
         self.lock().release_down_to(classes, 0);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn trim_threshold_has_hysteresis_and_saturates() {
-        assert_eq!(trim_threshold(0), 0);
-        assert_eq!(trim_threshold(64 << 20), 96 << 20);
-        assert_eq!(trim_threshold(usize::MAX), usize::MAX);
-    }
-
-    #[test]
-    fn chunks_are_reused_lifo_and_counted() {
-        let pool = small_classes()
-            .reserve(Reserve::Bytes(usize::MAX))
-            .build()
-            .unwrap();
-        let a = pool.take(1).unwrap();
-        let b = pool.take(PAGE).unwrap();
-        assert_eq!((a.size(), b.size()), (PAGE, PAGE));
-        let b_ptr = b.ptr();
-        pool.give_back([a].into_iter(), Some(arena(PAGE)));
-        pool.give_back([b].into_iter(), Some(arena(PAGE)));
-        pool.check_invariants();
-        // The hottest (last given back) comes out first.
-        let c = pool.take(10).unwrap();
-        assert_eq!(c.ptr(), b_ptr);
-        let big = pool.take(5 * PAGE + 1).unwrap();
-        assert_eq!(big.size(), 6 * PAGE);
-        let s = pool.stats();
-        assert_eq!(s.os_map_calls, 3);
-        assert_eq!((s.classes[0].in_use, s.classes[0].free), (1, 1));
-        assert_eq!(s.dedicated.in_use, 1);
-        let big_ptr = big.ptr();
-        pool.give_back([c, big].into_iter(), Some(arena(7 * PAGE)));
-        pool.check_invariants();
-        let s = pool.stats();
-        assert_eq!((s.dedicated.free, s.dedicated.released), (1, 0));
-        assert_eq!(s.os_unmap_calls, 0);
-        assert_eq!(s.bytes_free, 8 * PAGE);
-        // A free dedicated chunk serves an exact request up to 1/8 smaller, within `max`.
-        assert!(pool.take_exact(6 * PAGE, 5 * PAGE).is_none(), "over max");
-        let again = pool.take_exact(5 * PAGE + 1, usize::MAX).unwrap();
-        assert_eq!((again.ptr(), again.size()), (big_ptr, 6 * PAGE));
-        pool.give_back([again].into_iter(), None);
-        let other = pool.take_exact(9 * PAGE, usize::MAX).unwrap();
-        assert_eq!(other.size(), 9 * PAGE);
-        assert_eq!(pool.stats().os_map_calls, 4, "6 pages is too small for 9");
-        // A class size asked exactly is a class chunk.
-        let class = pool.take_exact(2 * PAGE, usize::MAX).unwrap();
-        assert_eq!(pool.stats().classes[1].in_use, 1);
-        pool.give_back([other, class].into_iter(), None);
-        pool.check_invariants();
-        assert_eq!(pool.trim(0), 19 * PAGE);
-        let s = pool.stats();
-        assert_eq!((s.bytes_mapped, s.dedicated.released), (0, 2));
-        pool.check_invariants();
-    }
-
-    #[test]
-    fn limit_releases_free_chunks_then_refuses() {
-        let pool = small_classes()
-            .reserve(Reserve::Bytes(usize::MAX))
-            .limit(4 * PAGE)
-            .build()
-            .unwrap();
-        let a = pool.take(2 * PAGE).unwrap();
-        let b = pool.take(2 * PAGE).unwrap();
-        assert!(pool.take(1).is_none(), "over the limit");
-        pool.give_back([a].into_iter(), Some(arena(0)));
-        // A 4-page chunk needs the free 2-page one released first.
-        assert!(pool.take(4 * PAGE).is_none(), "b still holds 2 pages");
-        let c = pool.take(PAGE).unwrap();
-        pool.check_invariants();
-        let s = pool.stats();
-        assert_eq!(s.classes[1].released, 1);
-        assert!(s.bytes_mapped <= 4 * PAGE);
-        pool.give_back([b, c].into_iter(), Some(arena(0)));
-        pool.check_invariants();
-    }
-
-    #[test]
-    fn trims_coldest_first_beyond_the_reserve() {
-        let pool = small_classes()
-            .reserve(Reserve::Bytes(2 * PAGE))
-            .build()
-            .unwrap();
-        let chunks: Vec<_> = (0..4).map(|_| pool.take(PAGE).unwrap()).collect();
-        let hottest = chunks[3].ptr();
-        // 3 pages free is at the threshold (2 + 1): no trim yet.
-        let mut chunks = chunks.into_iter();
-        pool.give_back(chunks.by_ref().take(3), Some(arena(0)));
-        assert_eq!(pool.stats().os_unmap_calls, 0);
-        pool.give_back(chunks, Some(arena(0)));
-        let s = pool.stats();
-        assert_eq!(s.os_unmap_calls, 2);
-        assert_eq!(s.bytes_free, 2 * PAGE);
-        let again = pool.take(PAGE).unwrap();
-        assert_eq!(again.ptr(), hottest, "the hottest chunk stays");
-        pool.give_back([again].into_iter(), Some(arena(0)));
-        pool.check_invariants();
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn huge_pages_map_usable_chunks_and_fall_back_quietly() {
-        const HUGE: usize = 2 * MIB;
-        for mode in [HugePages::Transparent, HugePages::HugeTlb] {
-            let pool = ChunkPool::builder()
-                .chunk_sizes(64 * KIB, 4 * MIB)
-                .huge_pages(mode)
-                .build()
-                .unwrap();
-            let a = pool.take(HUGE).unwrap();
-            let b = pool.take(HUGE).unwrap();
-            for chunk in [&a, &b] {
-                // Chunks come poisoned under `arena_asan`; the arena unpoisons what it hands
-                // out, the test does it by hand.
-                poison::unpoison(chunk.ptr().as_ptr(), HUGE);
-                // SAFETY: a fresh chunk of `HUGE` bytes that this test owns.
-                unsafe { chunk.ptr().as_ptr().write_bytes(0xA5, HUGE) };
-            }
-            let s = pool.stats();
-            match mode {
-                HugePages::Transparent => {
-                    assert_eq!((s.os_map_calls, s.os_advise_calls), (2, 2), "{s}");
-                }
-                _ => {
-                    // With huge pages reserved: 2 maps. Without: one failed `MAP_HUGETLB`
-                    // attempt, remembered, then normal pages: 3, never 4.
-                    assert!((2..=3).contains(&s.os_map_calls), "{s}");
-                }
-            }
-            pool.give_back([a, b].into_iter(), Some(arena(0)));
-            pool.check_invariants();
-        }
-    }
-
-    #[test]
-    fn stats_print_as_a_table() {
-        let pool = ChunkPool::builder()
-            .chunk_sizes(64 * KIB, 256 * KIB)
-            .reserve(Reserve::Bytes(usize::MAX))
-            .build()
-            .unwrap();
-        let a = pool.take(1).unwrap();
-        let b = pool.take(100 * KIB).unwrap();
-        let big = pool.take(300 * KIB).unwrap();
-        pool.give_back([b].into_iter(), None);
-        let table = pool.stats().to_string();
-        let row = |class: &str| {
-            table
-                .lines()
-                .find(|l| l.trim_start().starts_with(class))
-                .unwrap_or_else(|| panic!("no {class} row in\n{table}"))
-                .split_whitespace()
-                .skip(class.split_whitespace().count())
-                .take(5)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        // mapped, in use, free, released, ever
-        assert_eq!(row("64 KiB"), "1 1 0 0 1", "{table}");
-        assert_eq!(row("128 KiB"), "1 0 1 0 1", "{table}");
-        assert_eq!(row("dedicated"), "1 1 0 0 1", "{table}");
-        assert!(
-            table.contains("OS calls: 3 map, 0 unmap, 0 advise"),
-            "{table}"
-        );
-        // 64 + 300 of 492 KiB in use; the only free chunk is the largest: no fragmentation.
-        assert!(
-            table.contains("utilization 74.0%, fragmentation 0.0%"),
-            "{table}"
-        );
-        pool.give_back([a, big].into_iter(), None);
-    }
-
-    /// A builder of a pool with classes of 1, 2 and 4 pages.
-    fn small_classes() -> ChunkPoolBuilder {
-        ChunkPool::builder().chunk_sizes(PAGE, 4 * PAGE)
-    }
-
-    /// A pool of [`small_classes`] that counts two CPUs, whatever the machine has.
-    fn two_cpu_pool() -> ChunkPool {
-        let mut pool = small_classes().build().unwrap();
-        pool.parallelism = 2;
-        pool
-    }
-
-    /// An arena that used all it held.
-    fn arena(bytes: usize) -> ArenaUse {
-        ArenaUse {
-            reserved: bytes,
-            used: bytes,
-        }
-    }
-
-    #[test]
-    fn first_chunk_hint_is_the_least_of_the_last_two_arenas_once_one_reported() {
-        let pool = small_classes().build().unwrap();
-        let used = |used| ArenaUse {
-            reserved: 4 * PAGE,
-            used,
-        };
-        assert_eq!(pool.first_chunk_hint(), None);
-        pool.give_back(core::iter::empty(), Some(used(3000)));
-        assert_eq!(pool.first_chunk_hint(), Some(3000), "the only arena");
-        pool.give_back(core::iter::empty(), None);
-        assert_eq!(pool.first_chunk_hint(), Some(3000), "a rewind is no arena");
-        pool.give_back(core::iter::empty(), Some(used(5000)));
-        assert_eq!(pool.first_chunk_hint(), Some(3000));
-        pool.give_back(core::iter::empty(), Some(used(90_000)));
-        assert_eq!(pool.first_chunk_hint(), Some(5000), "one spike is ignored");
-        pool.give_back(core::iter::empty(), Some(used(80_000)));
-        assert_eq!(pool.first_chunk_hint(), Some(80_000));
-        pool.give_back(core::iter::empty(), Some(used(0)));
-        assert_eq!(pool.first_chunk_hint(), None, "an empty arena: no hint");
-    }
-
-    #[test]
-    fn auto_reserve_follows_recent_arenas() {
-        let pool = small_classes().build().unwrap();
-        let chunks: Vec<_> = (0..2).map(|_| pool.take(PAGE).unwrap()).collect();
-        pool.give_back(chunks.into_iter(), Some(arena(2 * PAGE)));
-        let s = pool.stats();
-        assert_eq!(s.reserve_bytes, 2 * PAGE);
-        assert_eq!(s.bytes_free, 2 * PAGE);
-        pool.check_invariants();
-    }
-
-    /// A thread takes back the chunk it gave back itself, even when another thread gave one
-    /// back since (class chunks and dedicated ones alike); a thread that gave none back gets
-    /// the hottest.
-    #[test]
-    fn a_thread_takes_back_its_own_chunk_first() {
-        let pool = small_classes()
-            .reserve(Reserve::Bytes(16 * PAGE))
-            .build()
-            .unwrap();
-        // Addresses cross threads as numbers.
-        let on_a_new_thread = |f: &(dyn Fn() -> usize + Sync)| {
-            std::thread::scope(|scope| scope.spawn(f).join().unwrap())
-        };
-        for size in [2 * PAGE, 6 * PAGE] {
-            let mine = pool.take_exact(size, usize::MAX).unwrap();
-            let mine_at = mine.ptr().as_ptr() as usize;
-            let theirs = pool.take_exact(size, usize::MAX).unwrap();
-            let theirs_at = theirs.ptr().as_ptr() as usize;
-            pool.give_back([mine].into_iter(), None);
-            let theirs = std::sync::Mutex::new(Some(theirs));
-            // Another thread gives its chunk back last: the hottest.
-            on_a_new_thread(&|| {
-                let chunk = theirs.lock().unwrap().take().unwrap();
-                let at = chunk.ptr().as_ptr() as usize;
-                pool.give_back([chunk].into_iter(), None);
-                at
-            });
-            // A thread that gave nothing back gets the hottest, and gives it back.
-            let got = on_a_new_thread(&|| {
-                let chunk = pool.take_exact(size, usize::MAX).unwrap();
-                let at = chunk.ptr().as_ptr() as usize;
-                pool.give_back([chunk].into_iter(), None);
-                at
-            });
-            assert_eq!(got, theirs_at, "size {size}");
-            // This thread gets its own chunk back, though it is the colder one.
-            let again = pool.take_exact(size, usize::MAX).unwrap();
-            assert_eq!(again.ptr().as_ptr() as usize, mine_at, "size {size}");
-            pool.give_back([again].into_iter(), None);
-            pool.check_invariants();
-        }
-    }
-
-    /// Two threads each building an arena at once: both arenas' chunks stay free between
-    /// documents, so neither maps nor unmaps in turn.
-    #[test]
-    fn auto_reserve_keeps_arenas_built_at_once() {
-        let pool = two_cpu_pool();
-        for round in 0..10 {
-            let a = pool.take(4 * PAGE).unwrap();
-            let b = pool.take(4 * PAGE).unwrap();
-            pool.give_back([a].into_iter(), Some(arena(4 * PAGE)));
-            pool.give_back([b].into_iter(), Some(arena(4 * PAGE)));
-            let s = pool.stats();
-            assert_eq!(s.reserve_bytes, 8 * PAGE, "round {round}");
-            assert_eq!(s.os_map_calls, 2, "round {round}");
-            assert_eq!(s.os_unmap_calls, 0, "round {round}");
-            pool.check_invariants();
-        }
-        // One arena at a time again: after 16 arenas the pool keeps room for one.
-        for _ in 0..RECENT_ARENAS {
-            let a = pool.take(4 * PAGE).unwrap();
-            pool.give_back([a].into_iter(), Some(arena(4 * PAGE)));
-        }
-        let s = pool.stats();
-        assert_eq!(s.reserve_bytes, 4 * PAGE);
-        assert_eq!(s.bytes_mapped, 4 * PAGE);
-        pool.check_invariants();
-    }
-
-    /// After a burst of arenas, the pool keeps one arena per CPU, not the whole burst; an
-    /// arena that stays in use is not counted as free room to keep.
-    #[test]
-    fn auto_reserve_caps_a_burst_at_one_arena_per_cpu() {
-        let pool = two_cpu_pool();
-        let long_lived = pool.take(4 * PAGE).unwrap();
-        let burst: Vec<_> = (0..8).map(|_| pool.take(4 * PAGE).unwrap()).collect();
-        for chunk in burst {
-            pool.give_back([chunk].into_iter(), Some(arena(4 * PAGE)));
-            pool.check_invariants();
-        }
-        let s = pool.stats();
-        assert_eq!(s.reserve_bytes, 8 * PAGE);
-        assert_eq!(s.bytes_free, 8 * PAGE);
-        assert_eq!(s.bytes_in_use, 4 * PAGE);
-        pool.give_back([long_lived].into_iter(), None);
     }
 }

@@ -14,10 +14,26 @@
 //!
 //! Each chunk starts with a small header linking it to the arena's previous chunk, so the
 //! arena itself never allocates: its chunk list lives in its chunks.
+//!
+//! Its parts, one submodule each:
+//! - [`builder`]: [`SlabArenaBuilder`], the arena's configuration.
+//! - [`chunk_list`]: the chunk list through the chunks' headers: writing a header, walking the
+//!   list, draining its chunks back to the pool.
+//! - [`checkpoint`]: [`SlabCheckpoint`] and rewinding to one.
+//! - [`stats`]: [`SlabStats`], what the arena holds and uses.
+//! - [`chunk_math`]: the size arithmetic (chunk requests, growth, the bump step).
+//! - `allocator_api`: allocator-api2's `Allocator` for `&SlabArena` (feature `allocator-api2`).
+//! - `tests`: the unit tests.
 
 #[cfg(feature = "allocator-api2")]
 mod allocator_api;
+mod builder;
+mod checkpoint;
+mod chunk_list;
 mod chunk_math;
+mod stats;
+#[cfg(test)]
+mod tests;
 
 use core::alloc::Layout;
 use core::cell::Cell;
@@ -30,10 +46,10 @@ use crate::chunk_pool::{ArenaUse, Chunk, ChunkPool, poison};
 use crate::{AllocError, ArenaStats, BumpAllocator, Checkpoint};
 use chunk_math::{bump_down, chunk_bytes_needed, chunk_request, exact_request, grow, sized_chunk};
 
-/// Default cap of the chunk growth: large enough that a hot arena takes a new chunk rarely
-/// (once per MiB, a free-list pop from a warm pool), small enough that the last, partly used
-/// chunk wastes little. Allocations larger than the cap get chunks of their own size.
-const DEFAULT_MAX_CHUNK: usize = 1024 * 1024;
+pub use builder::SlabArenaBuilder;
+pub use checkpoint::SlabCheckpoint;
+use chunk_list::{ChunkDrain, write_header};
+pub use stats::SlabStats;
 
 /// The start of every chunk an arena holds.
 #[repr(C)]
@@ -127,136 +143,6 @@ pub struct SlabArena {
 // cursor.
 unsafe impl Send for SlabArena {}
 
-/// Statistics of a [`SlabArena`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SlabStats {
-    /// Chunks the arena holds.
-    pub chunks: usize,
-    /// Bytes of those chunks usable for allocations (headers excluded).
-    pub reserved_bytes: usize,
-    /// Bytes handed out, alignment padding included.
-    pub used_bytes: usize,
-    /// Bytes left unused at the end of chunks the arena has moved on from: lost until reset.
-    pub wasted_tail_bytes: usize,
-    /// Bytes taken from the pool, headers included (what the arena limit counts).
-    pub chunk_bytes: usize,
-}
-
-impl From<SlabStats> for ArenaStats {
-    fn from(s: SlabStats) -> Self {
-        ArenaStats {
-            reserved_bytes: s.reserved_bytes,
-            used_bytes: s.used_bytes,
-            chunks: s.chunks,
-        }
-    }
-}
-
-impl fmt::Display for SlabStats {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} bytes used of {} reserved in {} chunk(s), {} wasted in chunk tails",
-            self.used_bytes, self.reserved_bytes, self.chunks, self.wasted_tail_bytes
-        )
-    }
-}
-
-/// Builder of a [`SlabArena`]: pool, first chunk size, growth cap and byte limit.
-///
-/// # Examples
-///
-/// ```
-/// use arena_core::{BumpAllocatorExt, SlabArena};
-///
-/// let arena = SlabArena::builder()
-///     .initial_chunk_size(64 * 1024)
-///     .max_chunk_size(1 << 20)
-///     .limit(4 << 20)
-///     .build();
-/// assert!(arena.try_alloc_slice_copy(&[0u8; 100]).is_ok());
-/// assert!(arena.try_alloc_slice_copy(&vec![0u8; 5 << 20]).is_err()); // past the limit
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct SlabArenaBuilder {
-    pool: Option<Arc<ChunkPool>>,
-    initial_chunk: Option<usize>,
-    max_chunk: Option<usize>,
-    limit: Option<usize>,
-}
-
-impl SlabArenaBuilder {
-    /// Draw chunks from `pool` (default: [`ChunkPool::global`]).
-    #[must_use]
-    pub fn pool(mut self, pool: Arc<ChunkPool>) -> Self {
-        self.pool = Some(pool);
-        self
-    }
-
-    /// Size of the first chunk, rounded up to the pool's classes. Default: what the last two
-    /// arenas that gave chunks back to the pool used (the lesser), so a fresh arena per
-    /// document of a steady size takes one chunk; the pool's smallest class (64 KiB) before
-    /// any has, or when they used less. Setting it turns that off.
-    #[must_use]
-    pub fn initial_chunk_size(mut self, bytes: usize) -> Self {
-        self.initial_chunk = Some(bytes);
-        self
-    }
-
-    /// Cap of the growth: each new chunk is about 1/16 of what the arena holds (at least the
-    /// initial size), up to this (default: 1 MiB, or the pool's largest class if smaller). Set it to the initial size for
-    /// chunks that never grow. A single larger allocation gets a chunk of its own size
-    /// (rounded up to a page), which the pool keeps for the next allocation of about that size.
-    #[must_use]
-    pub fn max_chunk_size(mut self, bytes: usize) -> Self {
-        self.max_chunk = Some(bytes);
-        self
-    }
-
-    /// The arena holds at most `bytes` of chunks (headers included): an allocation that would
-    /// need more fails with [`AllocError`]. Default: no limit but the pool's.
-    #[must_use]
-    pub fn limit(mut self, bytes: usize) -> Self {
-        self.limit = Some(bytes);
-        self
-    }
-
-    /// The arena. When the pool has seen arenas before and the first chunk size is not set,
-    /// it takes its first chunk now, as large as they used (see
-    /// [`initial_chunk_size`](Self::initial_chunk_size)), so its first allocation is no refill;
-    /// otherwise it takes no chunk until the first allocation.
-    #[must_use]
-    pub fn build(self) -> SlabArena {
-        let pool = self.pool.unwrap_or_else(|| ChunkPool::global().clone());
-        let classes = pool.classes();
-        let max_chunk = self
-            .max_chunk
-            .unwrap_or_else(|| DEFAULT_MAX_CHUNK.min(classes.max()));
-        let initial = self.initial_chunk.unwrap_or(classes.min()).min(max_chunk);
-        let arena = SlabArena {
-            cursor: Cell::new(ptr::without_provenance_mut(EMPTY)),
-            bottom: Cell::new(EMPTY),
-            current: Cell::new(None),
-            head: Cell::new(None),
-            chunks: Cell::new(0),
-            reserved: Cell::new(0),
-            next_size: Cell::new(initial),
-            initial_chunk: initial,
-            learn_first_chunk: self.initial_chunk.is_none(),
-            max_chunk,
-            limit: self.limit,
-            pool,
-        };
-        // The first chunk now, out of the first allocation's way, when the pool knows how
-        // large the arenas it serves become.
-        if let Some(chunk) = arena.learned_first_chunk(initial) {
-            let size = chunk.size();
-            arena.install_sole_chunk(write_header(chunk, None), size);
-        }
-        arena
-    }
-}
-
 impl Default for SlabArena {
     fn default() -> Self {
         Self::new()
@@ -272,19 +158,6 @@ impl fmt::Debug for SlabArena {
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
-}
-
-/// A saved allocation state of a [`SlabArena`], to [`reset_to`](SlabArena::reset_to).
-///
-/// Two words: the arena's newest chunk and its bump cursor at the time. It is meant for the
-/// arena that made it, before its next reset; anything else is refused (a panic) as soon as it
-/// does not describe chunks the arena still holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SlabCheckpoint {
-    /// The newest chunk then, or `None` for an arena without chunks.
-    head: Option<NonNull<ChunkHeader>>,
-    /// The cursor then (address `EMPTY` without chunks).
-    cursor: *mut u8,
 }
 
 impl SlabArena {
@@ -432,57 +305,6 @@ impl SlabArena {
         self.pool.take_exact(size, max)
     }
 
-    /// Records in the current chunk's header how much of it was handed out.
-    fn retire_current(&self) {
-        if let Some(current) = self.current.get() {
-            // SAFETY: `current` is a chunk of the list (field invariant), its header written
-            // when it was taken; the arena is `!Sync` and no reference to a header escapes, so
-            // this is the only access.
-            unsafe {
-                let header = current.as_ptr();
-                let end = current.addr().get() + (*header).chunk.size();
-                (*header).used = end - self.cursor.get().addr();
-            }
-        }
-    }
-
-    /// Walks the chunk list, newest first: `(header, chunk size, used)`, where `used` is
-    /// computed from the cursor for the current chunk.
-    fn for_each_chunk(&self, mut f: impl FnMut(NonNull<ChunkHeader>, usize, usize)) {
-        let mut next = self.head.get();
-        while let Some(header) = next {
-            // SAFETY: every chunk in the list has a written header (field invariant of
-            // `head`); reading it while the arena is borrowed cannot race (`!Sync`).
-            let (prev, size, used) = unsafe {
-                let h = header.as_ptr();
-                ((*h).prev, (*h).chunk.size(), (*h).used)
-            };
-            let used = if Some(header) == self.current.get() {
-                header.addr().get() + size - self.cursor.get().addr()
-            } else {
-                used
-            };
-            f(header, size, used);
-            next = prev;
-        }
-    }
-
-    /// Chunks, reserved and used bytes, and the bytes wasted at the end of full chunks.
-    #[must_use]
-    pub fn stats(&self) -> SlabStats {
-        let mut stats = SlabStats::default();
-        self.for_each_chunk(|header, size, used| {
-            stats.chunks += 1;
-            stats.chunk_bytes += size;
-            stats.reserved_bytes += size - HEADER;
-            stats.used_bytes += used;
-            if Some(header) != self.current.get() {
-                stats.wasted_tail_bytes += size - HEADER - used;
-            }
-        });
-        stats
-    }
-
     /// Forgets every allocation and keeps one chunk (poisoned under `arena_asan`), giving the
     /// others back to the pool: a chunk the size of everything the arena used if it held
     /// several and the pool has one (so the next document of that size takes no chunk), else
@@ -555,108 +377,6 @@ impl SlabArena {
         self.cursor.set(base.wrapping_add(size));
     }
 
-    /// A checkpoint of the allocation state, to [`reset_to`](Self::reset_to): two words,
-    /// no allocation, no lock.
-    #[must_use]
-    pub fn checkpoint(&self) -> SlabCheckpoint {
-        SlabCheckpoint {
-            head: self.head.get(),
-            cursor: self.cursor.get(),
-        }
-    }
-
-    /// Frees everything allocated since `checkpoint`: chunks taken since go back to the pool,
-    /// and the cursor returns to where it was. Taking `&mut self`, it cannot run while anything
-    /// allocated from the arena is still borrowed. (The name follows bump-scope's `reset_to`;
-    /// [`BumpAllocator::rewind`] is the unsafe, shared-borrow form `ArenaSeed` uses to undo a
-    /// failed deserialization.)
-    ///
-    /// # Panics
-    ///
-    /// When `checkpoint` does not describe chunks the arena still holds: made by another
-    /// arena, before a reset, or after a state it was rewound past. (Such a rewind is refused
-    /// before anything changes.)
-    pub fn reset_to(&mut self, checkpoint: SlabCheckpoint) {
-        // SAFETY: `&mut self`: nothing allocated from the arena is borrowed any more.
-        unsafe { self.rewind_shared(checkpoint) }
-    }
-
-    /// [`reset_to`](Self::reset_to) through a shared borrow.
-    ///
-    /// # Safety
-    ///
-    /// Nothing allocated after `checkpoint` is used again.
-    unsafe fn rewind_shared(&self, checkpoint: SlabCheckpoint) {
-        // Validate first: the checkpoint's newest chunk must be in the list, and its cursor in
-        // that chunk or an older one.
-        let mut newer = 0;
-        let mut found_head = false;
-        let mut current = None;
-        let cursor = checkpoint.cursor.addr();
-        self.for_each_chunk(|header, size, _| {
-            if Some(header) == checkpoint.head {
-                found_head = true;
-            }
-            if !found_head {
-                newer += 1;
-            } else if current.is_none() {
-                let base = header.addr().get();
-                if (base + HEADER..=base + size).contains(&cursor) {
-                    current = Some(header);
-                }
-            }
-        });
-        // A checkpoint of an arena without chunks: every chunk is newer.
-        assert!(
-            found_head || checkpoint.head.is_none(),
-            "checkpoint's chunks are no longer in this arena"
-        );
-        match current {
-            Some(_) => {}
-            None => assert!(
-                checkpoint.head.is_none() && cursor == EMPTY,
-                "checkpoint cursor outside the arena's chunks"
-            ),
-        }
-        self.retire_current();
-        if newer > 0 {
-            let mut freed = 0;
-            let mut next = self.head.get();
-            for _ in 0..newer {
-                let header = next.unwrap_or_else(|| unreachable!("counted in the list above"));
-                // SAFETY: a chunk of the list, header written (field invariant of `head`).
-                unsafe {
-                    freed += (*header.as_ptr()).chunk.size();
-                    next = (*header.as_ptr()).prev;
-                }
-            }
-            let drain = ChunkDrain {
-                next: self.head.get(),
-                skip: None,
-            }
-            .take(newer);
-            self.pool.give_back(drain, None);
-            self.head.set(next);
-            self.chunks.set(self.chunks.get() - newer);
-            self.reserved.set(self.reserved.get() - freed);
-        }
-        self.current.set(current);
-        match current {
-            Some(header) => {
-                let base = header.cast::<u8>().as_ptr();
-                self.bottom.set(base.addr() + HEADER);
-                // Everything below the restored cursor is free again.
-                poison::poison(base.wrapping_add(HEADER), cursor - base.addr() - HEADER);
-                // The cursor lies in this chunk (checked above); take the chunk's provenance.
-                self.cursor.set(base.with_addr(cursor));
-            }
-            None => {
-                self.bottom.set(EMPTY);
-                self.cursor.set(ptr::without_provenance_mut(EMPTY));
-            }
-        }
-    }
-
     /// Asserts the arena's invariants: the chunk list matches the counts, chunks are
     /// disjoint, the cursor lies in the current chunk, used bytes fit their chunks. For tests.
     ///
@@ -708,54 +428,6 @@ impl SlabArena {
     }
 }
 
-/// Writes the header of `chunk`, just taken from the pool, at its start, linking it to `prev`
-/// (the arena's newest chunk, or `None`), and returns it.
-fn write_header(chunk: Chunk, prev: Option<NonNull<ChunkHeader>>) -> NonNull<ChunkHeader> {
-    let header = chunk.ptr().cast::<ChunkHeader>();
-    poison::unpoison(chunk.ptr().as_ptr(), HEADER);
-    // SAFETY: the chunk is ours alone (the pool handed out the token), page aligned and at
-    // least a page, so more than `HEADER` bytes: the header fits at its start, and it is
-    // written before any read.
-    unsafe {
-        header.write(ChunkHeader {
-            prev,
-            chunk,
-            used: 0,
-        });
-    }
-    header
-}
-
-/// Takes the chunks of a list out of their headers, newest first, skipping `skip`.
-struct ChunkDrain {
-    /// Next header to read: a chunk of an arena's list, its header written.
-    next: Option<NonNull<ChunkHeader>>,
-    skip: Option<NonNull<ChunkHeader>>,
-}
-
-impl Iterator for ChunkDrain {
-    type Item = Chunk;
-
-    fn next(&mut self) -> Option<Chunk> {
-        loop {
-            let header = self.next?;
-            // SAFETY: `header` is a written header of a chunk the arena owns (field
-            // invariant). Reading it by value moves the token out; the arena stops using the
-            // chunk (its caller detaches the drained chunks from the list), and we read `prev`
-            // before handing the token on, after which the pool may reuse or unmap the chunk.
-            let ChunkHeader { prev, chunk, .. } = unsafe { header.as_ptr().read() };
-            self.next = prev;
-            if Some(header) == self.skip {
-                // The kept chunk: its token stays in its header (`read` copied it; this copy
-                // is dropped without giving it back, which `Chunk` allows).
-                let _kept = chunk;
-                continue;
-            }
-            return Some(chunk);
-        }
-    }
-}
-
 impl Drop for SlabArena {
     fn drop(&mut self) {
         if self.head.get().is_some() {
@@ -800,270 +472,5 @@ unsafe impl BumpAllocator for SlabArena {
         // SAFETY: the trait's caller guarantees the checkpoint came from `checkpoint` above, so
         // it holds a `SlabCheckpoint`, and that nothing allocated after it is used again.
         unsafe { self.rewind_shared(checkpoint.get::<SlabCheckpoint>()) }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::BumpAllocatorExt;
-
-    fn small_pool() -> Arc<ChunkPool> {
-        Arc::new(
-            ChunkPool::builder()
-                .chunk_sizes(4096, 64 * 1024)
-                .build()
-                .unwrap(),
-        )
-    }
-
-    #[test]
-    fn auto_traits() {
-        fn send<T: Send>() {}
-        fn send_sync<T: Send + Sync>() {}
-        send::<SlabArena>();
-        send_sync::<ChunkPool>();
-        send_sync::<Arc<ChunkPool>>();
-    }
-
-    // The header costs every chunk; keep it to a few words.
-    const _: () = assert!(HEADER <= 48);
-
-    #[test]
-    fn allocates_grows_and_resets() {
-        let pool = small_pool();
-        let mut arena = SlabArena::with_pool(pool.clone());
-        assert_eq!(arena.stats(), SlabStats::default());
-        let a = arena.alloc(7u64);
-        assert_eq!(*a, 7);
-        for i in 0..10_000u32 {
-            let s = arena.alloc_str(&i.to_string());
-            assert_eq!(s, i.to_string());
-        }
-        arena.check_invariants();
-        let s = arena.stats();
-        assert!(s.chunks > 1, "{s:?}");
-        assert!(s.used_bytes >= 8 + 38_890, "{s:?}");
-        arena.reset();
-        arena.check_invariants();
-        assert_eq!(arena.stats().chunks, 1);
-        assert_eq!(arena.stats().used_bytes, 0);
-        drop(arena);
-        pool.check_invariants();
-        assert_eq!(pool.stats().bytes_in_use, 0);
-    }
-
-    /// One document: 2,000 strings of 1 to 64 bytes, about 65 KB.
-    fn document(arena: &SlabArena) {
-        for i in 0..2_000 {
-            assert_eq!(arena.alloc_str(&"x".repeat(1 + i % 64)).len(), 1 + i % 64);
-        }
-    }
-
-    #[test]
-    fn a_fresh_arena_takes_one_chunk_for_a_document_the_last_arenas_held() {
-        let pool = small_pool();
-        let mut maps = Vec::new();
-        let mut chunks = Vec::new();
-        for round in 0..5 {
-            let arena = SlabArena::with_pool(pool.clone());
-            // From the second arena on, the chunk is taken when the arena is built.
-            assert_eq!(arena.stats().chunks, usize::from(round > 0));
-            document(&arena);
-            arena.check_invariants();
-            chunks.push(arena.stats().chunks);
-            drop(arena);
-            maps.push(pool.stats().os_map_calls);
-        }
-        // The first arena grows from 4 KiB chunks; from then on one chunk, the same one each
-        // time.
-        assert!(chunks[0] > 5, "{chunks:?}");
-        assert_eq!(chunks[1..], [1, 1, 1, 1], "{chunks:?}");
-        assert_eq!(maps[1], maps[4], "a steady document maps nothing: {maps:?}");
-        pool.check_invariants();
-
-        // The builder's initial size wins over what the pool learnt.
-        let fixed = SlabArena::builder()
-            .pool(pool.clone())
-            .initial_chunk_size(4096)
-            .build();
-        document(&fixed);
-        assert!(fixed.stats().chunks > 5, "{:?}", fixed.stats());
-        // So does the arena limit: a learnt chunk larger than it is not taken.
-        let limited = SlabArena::builder()
-            .pool(pool.clone())
-            .limit(16 * 1024)
-            .build();
-        assert!(limited.try_alloc_str("small").is_ok());
-        assert_eq!(limited.stats().chunk_bytes, 4096);
-    }
-
-    #[test]
-    fn reset_keeps_one_chunk_for_all_the_arena_used() {
-        let pool = small_pool();
-        let mut arena = SlabArena::with_pool(pool.clone());
-        document(&arena);
-        let used = arena.stats().used_bytes;
-        assert!(arena.stats().chunks > 5, "{:?}", arena.stats());
-        arena.reset();
-        arena.check_invariants();
-        let kept = arena.stats();
-        assert_eq!(kept.chunks, 1);
-        assert!(kept.reserved_bytes >= used, "{kept:?} for {used} used");
-        assert!(
-            kept.reserved_bytes < used + used / 16,
-            "{kept:?} for {used} used"
-        );
-        let maps = pool.stats().os_map_calls;
-        for _ in 0..3 {
-            document(&arena);
-            assert_eq!(arena.stats().chunks, 1, "the document fits the kept chunk");
-            arena.reset();
-        }
-        assert_eq!(pool.stats().os_map_calls, maps);
-        // The one chunk stays within the arena limit.
-        let mut limited = SlabArena::builder()
-            .pool(pool.clone())
-            .limit(40 * 1024)
-            .build();
-        for _ in 0..400 {
-            limited.alloc_slice_copy(&[7u8; 64]);
-        }
-        limited.reset();
-        limited.check_invariants();
-        assert_eq!(limited.stats().chunks, 1);
-        assert!(limited.stats().chunk_bytes <= 40 * 1024);
-        assert!(limited.stats().reserved_bytes >= 400 * 64);
-        // A pool whose limit leaves no room for that chunk: the arena keeps its largest.
-        let tight = Arc::new(
-            ChunkPool::builder()
-                .chunk_sizes(4096, 64 * 1024)
-                .limit(64 * 1024)
-                .build()
-                .unwrap(),
-        );
-        let mut full = SlabArena::with_pool(tight.clone());
-        for _ in 0..800 {
-            full.alloc_slice_copy(&[7u8; 64]);
-        }
-        let mut largest = 0;
-        full.for_each_chunk(|_, size, _| largest = largest.max(size));
-        assert!(largest < 800 * 64, "the test needs several chunks");
-        full.reset();
-        full.check_invariants();
-        assert_eq!(full.stats().chunks, 1);
-        assert_eq!(full.stats().chunk_bytes, largest);
-        drop(full);
-        tight.check_invariants();
-        drop((arena, limited));
-        pool.check_invariants();
-        assert_eq!(pool.stats().bytes_in_use, 0);
-    }
-
-    #[test]
-    fn big_allocation_keeps_the_roomier_chunk_current() {
-        let arena = SlabArena::with_pool(small_pool());
-        arena.alloc(1u8);
-        let before = arena.current.get();
-        // Fills most of a 64 KiB chunk: less room left there than in the first 4 KiB one.
-        let big = arena.alloc_slice_copy(&[1u8; 65_000]);
-        assert_eq!(big.len(), 65_000);
-        assert_eq!(
-            arena.current.get(),
-            before,
-            "the 4 KiB chunk has more room left"
-        );
-        arena.check_invariants();
-        assert_eq!(arena.stats().chunks, 2);
-    }
-
-    #[test]
-    fn wasted_tail_bytes_are_what_retired_chunks_left() {
-        const CHUNK: usize = 4096;
-        const ROOM: usize = CHUNK - HEADER;
-        let mut arena = SlabArena::builder()
-            .pool(small_pool())
-            .initial_chunk_size(CHUNK)
-            .max_chunk_size(CHUNK)
-            .build();
-        let bytes = |n| Layout::from_size_align(n, 1).unwrap();
-        // All but 100 bytes of the first chunk: it is current, nothing is wasted yet.
-        arena.alloc_layout(bytes(ROOM - 100));
-        assert_eq!(arena.stats().wasted_tail_bytes, 0);
-        // 200 bytes do not fit: a second chunk becomes current, the first one's 100 are lost.
-        arena.alloc_layout(bytes(200));
-        let s = arena.stats();
-        assert_eq!((s.chunks, s.used_bytes), (2, ROOM - 100 + 200));
-        assert_eq!(s.wasted_tail_bytes, 100);
-        // 5,000 bytes are more than a chunk: a chunk of their own, 8 KiB (page rounded). It has
-        // less room left than the current chunk, so it is retired at once, its tail wasted.
-        arena.alloc_layout(bytes(5000));
-        let s = arena.stats();
-        assert_eq!(s.chunk_bytes, 2 * CHUNK + 8192);
-        assert_eq!(s.used_bytes, ROOM - 100 + 200 + 5000);
-        assert_eq!(s.wasted_tail_bytes, 100 + (8192 - HEADER - 5000));
-        // The current chunk's free room is not waste: it is what the next allocation uses.
-        assert_eq!(
-            s.reserved_bytes - s.used_bytes - s.wasted_tail_bytes,
-            ROOM - 200
-        );
-        arena.check_invariants();
-        arena.reset();
-        assert_eq!(arena.stats().wasted_tail_bytes, 0);
-    }
-
-    #[test]
-    fn zero_sized_and_overaligned() {
-        let arena = SlabArena::with_pool(small_pool());
-        let z = arena
-            .try_alloc_layout(Layout::from_size_align(0, 64).unwrap())
-            .unwrap();
-        assert_eq!(z.as_ptr() as usize % 64, 0);
-        let p = arena
-            .try_alloc_layout(Layout::from_size_align(10, 8192).unwrap())
-            .unwrap();
-        assert_eq!(p.as_ptr() as usize % 8192, 0);
-        arena.check_invariants();
-        let err = arena
-            .try_alloc_layout(Layout::from_size_align(isize::MAX as usize - 100, 1).unwrap())
-            .unwrap_err();
-        assert!(err.to_string().contains("out of memory"));
-    }
-
-    #[test]
-    fn rewind_restores_the_state() {
-        let pool = small_pool();
-        let mut arena = SlabArena::with_pool(pool.clone());
-        arena.alloc_str("keep");
-        let cp = arena.checkpoint();
-        let used = arena.stats().used_bytes;
-        for _ in 0..100 {
-            arena.alloc_slice_copy(&[0u8; 1000]);
-        }
-        assert!(arena.stats().chunks > 1);
-        arena.reset_to(cp);
-        arena.check_invariants();
-        assert_eq!(arena.stats().used_bytes, used);
-        assert_eq!(arena.stats().chunks, 1);
-        // Rewinding twice to the same checkpoint works.
-        arena.alloc_str("more");
-        arena.reset_to(cp);
-        assert_eq!(arena.stats().used_bytes, used);
-        arena.check_invariants();
-        drop(arena);
-        pool.check_invariants();
-        assert_eq!(pool.stats().bytes_in_use, 0);
-    }
-
-    #[test]
-    #[should_panic(expected = "no longer in this arena")]
-    fn rewind_after_reset_panics() {
-        let mut arena = SlabArena::with_pool(small_pool());
-        arena.alloc_str("in the first, 4 KiB chunk");
-        let cp = arena.checkpoint();
-        arena.alloc_slice_copy(&[0u8; 20_000]);
-        // Keeps the larger, second chunk: the checkpoint's newest chunk is gone.
-        arena.reset();
-        arena.reset_to(cp);
     }
 }
