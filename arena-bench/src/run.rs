@@ -15,7 +15,7 @@ pub use child::{MAX_RUNS, MIN_RUNS};
 pub use cli::{DEFAULT_BUDGET_MS, DEFAULT_CITY_BYTES, DEFAULT_ROUNDS, Options, parse_size};
 pub use documents::{Documents, documents};
 
-use crate::strategies::GlobalAllocator;
+use crate::dispatch::GlobalAllocator;
 
 /// The binary's entry point: `arena_bench::run::main(GlobalAllocator::System)`.
 pub fn main(allocator: GlobalAllocator) {

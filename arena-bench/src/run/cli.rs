@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use crate::datasets::DatasetId;
+use crate::dispatch::StrategyId;
 use crate::format::FormatId;
-use crate::strategies::StrategyId;
 
 /// The default size of the synthetic city, in postcard bytes: 2 MB (about 24,000 citizens,
 /// 4.3 MB of JSON). The default run measures 4 formats × 4 datasets × every strategy, each

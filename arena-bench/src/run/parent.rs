@@ -10,11 +10,11 @@ use std::time::Instant;
 use super::Options;
 use super::documents::documents;
 use crate::datasets::{DatasetId, city};
+use crate::dispatch::{GlobalAllocator, StrategyId};
 use crate::figures::Figures;
 use crate::format::FormatId;
 use crate::measure::Row;
 use crate::report::{Meta, Report};
-use crate::strategies::{GlobalAllocator, StrategyId};
 
 /// Where `target/` is: the binary lives in `target/<profile>/`.
 fn default_out_dir() -> PathBuf {
