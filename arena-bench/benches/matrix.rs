@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use arena_bench::datasets::Dataset;
 use arena_bench::datasets::DatasetId;
+use arena_bench::dispatch::{CellVisitor, GlobalAllocator, StrategyId, dispatch};
 use arena_bench::format::{Format, FormatId};
 use arena_bench::run::documents;
-use arena_bench::strategies::{CellVisitor, GlobalAllocator, StrategyId, dispatch};
 use arena_bench::strategy::{Observed, Strategy};
 use criterion::Criterion;
 

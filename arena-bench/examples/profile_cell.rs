@@ -16,9 +16,9 @@
 use std::time::Instant;
 
 use arena_bench::datasets::{Dataset, DatasetId};
+use arena_bench::dispatch::{CellVisitor, StrategyId, dispatch};
 use arena_bench::format::{Format, FormatId};
 use arena_bench::run::{documents, parse_size};
-use arena_bench::strategies::{CellVisitor, StrategyId, dispatch};
 use arena_bench::strategy::{Observed, Strategy};
 
 struct Profile<'a> {

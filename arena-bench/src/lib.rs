@@ -11,16 +11,17 @@
 //!
 //! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
-//! [`measure`] the generic measurement, [`figures`] the slab arena's figures, [`report`] the
-//! outputs and [`run`] the command.
+//! [`dispatch`] their names and the dispatch from names to types, [`measure`] the generic
+//! measurement, [`figures`] the slab arena's figures, [`report`] the outputs and [`run`] the
+//! command.
 
 pub mod counting;
 pub mod datasets;
+pub mod dispatch;
 pub mod figures;
 pub mod format;
 pub mod measure;
 pub mod model;
 pub mod report;
 pub mod run;
-pub mod strategies;
 pub mod strategy;

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use arena_bench::dispatch::StrategyId;
 use arena_bench::report::{BASELINE, Report};
-use arena_bench::strategies::StrategyId;
 
 fn run(out: &PathBuf, args: &[&str]) -> Report {
     let output = Command::new(env!("CARGO_BIN_EXE_arena-bench"))

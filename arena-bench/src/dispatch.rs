@@ -1,4 +1,7 @@
-//! The strategies by name, and the dispatch from names to the generic [`measure`].
+//! The strategies by name and the dispatch from names to types: [`StrategyId`] names a
+//! strategy (and the [`GlobalAllocator`] it runs under), [`dispatch`] turns the names of a cell
+//! into its format, dataset and strategy types for a [`CellVisitor`], and [`measure_cell`]
+//! reaches the generic [`measure`] that way.
 
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, twitter};
 use crate::format::{Bincode, Format, FormatId, Json, MsgPack, Postcard};

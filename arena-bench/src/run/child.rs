@@ -1,0 +1,67 @@
+//! The child: measures one cell in this process and prints its row.
+
+use std::time::Duration;
+
+use crate::datasets::DatasetId;
+use crate::dispatch::{GlobalAllocator, StrategyId, measure_cell};
+use crate::format::FormatId;
+use crate::measure::{Plan, Row};
+
+/// Fewest timed documents per cell: fewer makes the median and spread meaningless.
+pub const MIN_RUNS: u32 = 5;
+
+/// Most timed documents per cell: tiny documents would otherwise run thousands of times for
+/// no better median.
+pub const MAX_RUNS: u32 = 201;
+
+/// The child: `--child FORMAT DATASET STRATEGY INPUT DIGEST BUDGET_MS THREADS`; prints one
+/// JSON row, with `error` set when the cell could not be measured.
+pub(super) fn child(allocator: GlobalAllocator, args: &[String]) -> i32 {
+    let (row, code) = match child_row(allocator, args) {
+        Ok(row) => (row, 0),
+        Err(why) => {
+            let row = Row {
+                format: args.first().cloned().unwrap_or_default(),
+                dataset: args.get(1).cloned().unwrap_or_default(),
+                strategy: args.get(2).cloned().unwrap_or_default(),
+                input_bytes: args
+                    .get(3)
+                    .and_then(|p| std::fs::metadata(p).ok())
+                    .map_or(0, |m| m.len()),
+                error: Some(why),
+                ..Row::default()
+            };
+            (row, 1)
+        }
+    };
+    println!("{}", serde_json::to_string(&row).unwrap_or_default());
+    code
+}
+
+fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String> {
+    let [format, dataset, strategy, input, digest, budget_ms, threads] = args else {
+        return Err(
+            "usage: --child FORMAT DATASET STRATEGY INPUT DIGEST BUDGET_MS THREADS".to_owned(),
+        );
+    };
+    let format = FormatId::from_name(format).ok_or("unknown format")?;
+    let dataset = DatasetId::from_name(dataset).ok_or("unknown dataset")?;
+    let strategy = StrategyId::from_name(strategy).ok_or("unknown strategy")?;
+    if strategy.allocator() != allocator {
+        return Err(format!(
+            "{} needs the {} allocator, this binary has {}",
+            strategy.name(),
+            strategy.allocator().name(),
+            allocator.name()
+        ));
+    }
+    let bytes = std::fs::read(input).map_err(|e| format!("reading {input}: {e}"))?;
+    let plan = Plan {
+        budget: Duration::from_millis(budget_ms.parse().map_err(|_| "bad budget")?),
+        min_runs: MIN_RUNS,
+        max_runs: MAX_RUNS,
+        threads: threads.parse().map_err(|_| "bad thread count")?,
+        expect_digest: u64::from_str_radix(digest, 16).map_err(|_| "bad digest")?,
+    };
+    measure_cell(format, dataset, strategy, &bytes, &plan)
+}

@@ -1,0 +1,171 @@
+//! The command line: the options, their defaults and the `--help` text.
+
+use std::path::PathBuf;
+
+use crate::datasets::DatasetId;
+use crate::dispatch::StrategyId;
+use crate::format::FormatId;
+
+/// The default size of the synthetic city, in postcard bytes: 2 MB (about 24,000 citizens,
+/// 4.3 MB of JSON). The default run measures 4 formats × 4 datasets × every strategy, each
+/// cell in its own process; at this size the slowest cell (owned, system allocator, JSON)
+/// takes about 25 ms per document on a 2-core machine, so each cell fits its budget with
+/// enough runs for a median, and the whole run stays well under 3 minutes.
+pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
+
+/// Timed time per cell by default. With 16 cells per strategy and 13 strategies, 300 ms each
+/// is about a minute of timing, leaving room for the process starts, the check and counting
+/// passes and a loaded machine within the 3 minutes.
+pub const DEFAULT_BUDGET_MS: u64 = 300;
+
+/// Rounds over the whole matrix by default: each cell is measured in this many separate child
+/// processes, spread over the run, and the median round is reported, so that a slow phase of a
+/// noisy (shared, virtual) machine hits every strategy alike instead of a few cells.
+pub const DEFAULT_ROUNDS: u32 = 3;
+
+/// Parsed command line.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub(super) formats: Vec<FormatId>,
+    pub(super) datasets: Vec<DatasetId>,
+    pub(super) strategies: Vec<StrategyId>,
+    pub(super) city_bytes: u64,
+    pub(super) threads: u32,
+    pub(super) budget_ms: u64,
+    pub(super) rounds: u32,
+    pub(super) json: Option<PathBuf>,
+    pub(super) out: Option<PathBuf>,
+    pub(super) figures: bool,
+}
+
+const USAGE: &str = "\
+arena-bench: compare allocation strategies for serde deserialization, with time and memory.
+
+USAGE: cargo run --release -p arena-bench -- [OPTIONS]
+
+OPTIONS (lists are comma-separated; the default is all):
+  --format F        postcard, bincode, msgpack, json
+  --dataset D       city, twitter, citm_catalog, canada
+  --strategy S      owned-system, owned-mimalloc, in-place-system, in-place-mimalloc, borrowed,
+                    bumpalo-fresh, bumpalo-reused, bump-scope-fresh, bump-scope-reused,
+                    slab-fresh, slab-reused, multitude-fresh, multitude-reused
+  --size SIZE       size of the synthetic city in postcard, e.g. 500KB, 2MB (default), 200MB
+  --threads N       N workers deserializing their own documents concurrently (default 1)
+  --budget-ms MS    time spent timing each cell, over all rounds (default 300)
+  --rounds N        measure the whole matrix N times, interleaved, and report each cell's
+                    median round (default 3)
+  --json FILE       also write the JSON report to FILE
+  --out DIR         where data and reports go (default target/arena-bench)
+  --no-figures      skip the slab arena's figures (alloc latency, memory after a spike)
+";
+
+fn list<T: Copy>(
+    value: &str,
+    all: &[T],
+    parse: impl Fn(&str) -> Option<T>,
+    what: &str,
+) -> Result<Vec<T>, String> {
+    if value == "all" {
+        return Ok(all.to_vec());
+    }
+    value
+        .split(',')
+        .map(|name| parse(name.trim()).ok_or_else(|| format!("unknown {what} `{name}`")))
+        .collect()
+}
+
+/// Parses `200MB`, `500KB`, `1GB` or a plain number of bytes (decimal units).
+///
+/// # Errors
+///
+/// When the text is not a size.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let (digits, unit) = upper
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .map_or((upper.as_str(), ""), |i| upper.split_at(i));
+    let factor = match unit.trim() {
+        "" | "B" => 1.0,
+        "K" | "KB" => 1e3,
+        "M" | "MB" => 1e6,
+        "G" | "GB" => 1e9,
+        _ => {
+            return Err(format!(
+                "unknown size unit in `{text}` (use B, KB, MB or GB)"
+            ));
+        }
+    };
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size"))?;
+    Ok((value * factor) as u64)
+}
+
+impl Options {
+    /// Parses the command line (without the program name).
+    ///
+    /// # Errors
+    ///
+    /// A message for the user.
+    pub fn parse(args: &[String]) -> Result<Self, String> {
+        let mut o = Self {
+            formats: FormatId::ALL.to_vec(),
+            datasets: DatasetId::ALL.to_vec(),
+            strategies: StrategyId::ALL.to_vec(),
+            city_bytes: DEFAULT_CITY_BYTES,
+            threads: 1,
+            budget_ms: DEFAULT_BUDGET_MS,
+            rounds: DEFAULT_ROUNDS,
+            json: None,
+            out: None,
+            figures: true,
+        };
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            if flag == "--help" || flag == "-h" {
+                return Err(USAGE.to_owned());
+            }
+            if flag == "--no-figures" {
+                o.figures = false;
+                continue;
+            }
+            let value = it
+                .next()
+                .ok_or_else(|| format!("`{flag}` needs a value\n\n{USAGE}"))?;
+            match flag.as_str() {
+                "--format" => {
+                    o.formats = list(value, &FormatId::ALL, FormatId::from_name, "format")?
+                }
+                "--dataset" => {
+                    o.datasets = list(value, &DatasetId::ALL, DatasetId::from_name, "dataset")?;
+                }
+                "--strategy" => {
+                    o.strategies =
+                        list(value, &StrategyId::ALL, StrategyId::from_name, "strategy")?;
+                }
+                "--size" => o.city_bytes = parse_size(value)?,
+                "--threads" => {
+                    o.threads = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("`--threads {value}`: expected a positive number")
+                    })?;
+                }
+                "--budget-ms" => {
+                    o.budget_ms = value
+                        .parse()
+                        .map_err(|_| format!("`--budget-ms {value}`: expected milliseconds"))?;
+                }
+                "--rounds" => {
+                    o.rounds = value
+                        .parse()
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or("--rounds takes a positive number")?;
+                }
+                "--json" => o.json = Some(PathBuf::from(value)),
+                "--out" => o.out = Some(PathBuf::from(value)),
+                _ => return Err(format!("unknown option `{flag}`\n\n{USAGE}")),
+            }
+        }
+        Ok(o)
+    }
+}
