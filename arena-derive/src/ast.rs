@@ -10,6 +10,18 @@ pub struct Container<'a> {
     pub attrs: attr::Container,
     pub data: Data<'a>,
     pub generics: &'a syn::Generics,
+    /// The arena lifetime, the `'bump` of `ArenaDeserialize<'bump, A>`: the lifetime named by
+    /// `#[arena(lifetime = "'a")]`, else the parameter `'bump`, else the type's only lifetime,
+    /// else `'__bump` (see `fresh_bump`). Several lifetimes, no `lifetime` attribute and none
+    /// named `'bump` is an error, and `bump` is then the first of them.
+    pub bump: syn::Lifetime,
+    /// Whether `bump` is made up for the impl: the type has no lifetime parameter, so the impl
+    /// declares `'__bump` itself and messages cannot name it.
+    pub fresh_bump: bool,
+    /// The arena type the impl is for: `#[arena(arena = "Type")]`, else `bumpalo::Bump` when a
+    /// field read with `deserialize_with` has a bumpalo type (see `inferred_arena`). `None`
+    /// leaves the impl generic over the arena.
+    pub arena: Option<syn::Type>,
 }
 
 /// A struct's fields or an enum's variants.
@@ -93,11 +105,16 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
+        let (bump, fresh_bump) = arena_lifetime(cx, &attrs, &item.generics);
+        let arena = attrs.arena.clone().or_else(|| inferred_arena(&data));
         Some(Self {
             ident: &item.ident,
             attrs,
             data,
             generics: &item.generics,
+            bump,
+            fresh_bump,
+            arena,
         })
     }
 }
@@ -131,4 +148,67 @@ fn default_skipped(field: &mut Field, cattrs: &attr::Container) {
     if field.attrs.skip_deserializing && field.attrs.default.is_none() && cattrs.default.is_none() {
         field.attrs.default = attr::Default::Trait;
     }
+}
+
+/// [`Container::bump`] and [`Container::fresh_bump`], by the rule stated there, recording the
+/// error of a `lifetime` naming no parameter or of an ambiguous choice in `cx`.
+fn arena_lifetime(
+    cx: &Ctxt,
+    cattrs: &attr::Container,
+    generics: &syn::Generics,
+) -> (syn::Lifetime, bool) {
+    let lifetimes: Vec<&syn::Lifetime> = generics.lifetimes().map(|l| &l.lifetime).collect();
+    if let Some(chosen) = &cattrs.lifetime {
+        if !lifetimes.iter().any(|l| l.ident == chosen.ident) {
+            cx.error_spanned_by(
+                chosen,
+                format!("`lifetime = \"{chosen}\"` names no lifetime parameter of this type"),
+            );
+        }
+        return (chosen.clone(), false);
+    }
+    if let Some(bump) = lifetimes.iter().find(|l| l.ident == "bump") {
+        return ((*bump).clone(), false);
+    }
+    match lifetimes.as_slice() {
+        [] => (
+            syn::Lifetime::new("'__bump", proc_macro2::Span::call_site()),
+            true,
+        ),
+        [only] => ((*only).clone(), false),
+        [_, second, ..] => {
+            cx.error_spanned_by(
+                second,
+                "cannot tell which lifetime is the arena's: name it `'bump`, or add \
+                 `#[arena(lifetime = \"'a\")]`",
+            );
+            ((*lifetimes[0]).clone(), false)
+        }
+    }
+}
+
+/// The arena a `deserialize_with` function must be given when its field is a bumpalo
+/// collection (`bumpalo::collections::Vec<'bump, T>` is only ever built in a `bumpalo::Bump`):
+/// the impl is then for `bumpalo::Bump` only, so a function taking `&'bump bumpalo::Bump`
+/// type-checks. `None` leaves the impl generic over the allocator. The fields of every variant
+/// are looked at, those of a skipped variant included.
+fn inferred_arena(data: &Data) -> Option<syn::Type> {
+    let fields: Vec<&Field> = match data {
+        Data::Struct(_, fields) => fields.iter().collect(),
+        Data::Enum(variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
+    };
+    fields
+        .iter()
+        .filter(|f| f.attrs.deserialize_with.is_some() && !f.attrs.skip_deserializing)
+        .find_map(|f| match f.ty {
+            syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
+                let first = p.path.segments.first()?;
+                if first.ident != "bumpalo" {
+                    return None;
+                }
+                let leading = p.path.leading_colon;
+                Some(syn::parse_quote!(#leading #first::Bump))
+            }
+            _ => None,
+        })
 }

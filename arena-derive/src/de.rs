@@ -25,9 +25,9 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     let Some(cont) = Container::from_ast(&cx, input) else {
         return cx.check().map(|()| TokenStream::new());
     };
-    let params = Params::new(&cx, &cont);
-    check::check(&cx, &cont, (!params.fresh_bump).then_some(&params.bump));
+    check::check(&cx, &cont);
     cx.check()?;
+    let params = Params::new(&cont);
 
     let body = match &cont.data {
         Data::Struct(_, fields) if cont.attrs.transparent.is_some() => transparent(&params, fields),
