@@ -117,6 +117,56 @@ impl<'a> Container<'a> {
             arena,
         })
     }
+
+    /// The variants read from the input: every variant but the `skip_deserializing` ones, each
+    /// with its position among all the variants (the `i` of its `__field{i}`). None for a
+    /// struct.
+    pub fn deserialized_variants(&self) -> impl Iterator<Item = (usize, &Variant<'a>)> {
+        let variants = match &self.data {
+            Data::Enum(variants) => variants.as_slice(),
+            Data::Struct(..) => &[],
+        };
+        variants
+            .iter()
+            .enumerate()
+            .filter(|(_, variant)| !variant.attrs.skip_deserializing)
+    }
+
+    /// The fields the impl builds: a struct's, or those of every deserialized variant. A
+    /// skipped field is among them: it is built from its default.
+    pub fn built_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.built_field_lists().flatten()
+    }
+
+    /// The fields read from the input: the [`deserialized_fields`] of the struct, or of every
+    /// deserialized variant.
+    pub fn deserialized_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.built_field_lists()
+            .flat_map(|fields| deserialized_fields(fields).map(|(_, field)| field))
+    }
+
+    /// A struct's fields, or the fields of each deserialized variant.
+    fn built_field_lists(&self) -> impl Iterator<Item = &[Field<'a>]> {
+        let struct_fields = match &self.data {
+            Data::Struct(_, fields) => Some(fields.as_slice()),
+            Data::Enum(_) => None,
+        };
+        struct_fields.into_iter().chain(
+            self.deserialized_variants()
+                .map(|(_, variant)| variant.fields.as_slice()),
+        )
+    }
+}
+
+/// The fields read from the input: every field but the `skip_deserializing` ones, each with
+/// its position among all `fields` (the `i` of its `__field{i}`).
+pub fn deserialized_fields<'f, 'a>(
+    fields: &'f [Field<'a>],
+) -> impl Iterator<Item = (usize, &'f Field<'a>)> {
+    fields
+        .iter()
+        .enumerate()
+        .filter(|(_, field)| !field.attrs.skip_deserializing)
 }
 
 fn struct_from_ast<'a>(cx: &Ctxt, fields: &'a syn::Fields) -> (Style, Vec<Field<'a>>) {
@@ -193,14 +243,15 @@ fn arena_lifetime(
 /// type-checks. `None` leaves the impl generic over the allocator. The fields of every variant
 /// are looked at, those of a skipped variant included.
 fn inferred_arena(data: &Data) -> Option<syn::Type> {
-    let fields: Vec<&Field> = match data {
-        Data::Struct(_, fields) => fields.iter().collect(),
-        Data::Enum(variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
+    let field_lists: Vec<&[Field]> = match data {
+        Data::Struct(_, fields) => vec![fields],
+        Data::Enum(variants) => variants.iter().map(|v| v.fields.as_slice()).collect(),
     };
-    fields
-        .iter()
-        .filter(|f| f.attrs.deserialize_with.is_some() && !f.attrs.skip_deserializing)
-        .find_map(|f| match f.ty {
+    field_lists
+        .into_iter()
+        .flat_map(deserialized_fields)
+        .filter(|(_, f)| f.attrs.deserialize_with.is_some())
+        .find_map(|(_, f)| match f.ty {
             syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
                 let first = p.path.segments.first()?;
                 if first.ident != "bumpalo" {

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::parse_quote;
 
-use crate::ast::{Container, Data, Field};
+use crate::ast::Container;
 use crate::attr;
 
 /// Everything the code generator needs to name the type, the arena and the generics.
@@ -105,16 +105,8 @@ fn field_bounds(
     bump: &syn::Lifetime,
     arena: &TokenStream,
 ) -> Vec<TokenStream> {
-    let fields: Vec<&Field> = match &cont.data {
-        Data::Struct(_, fields) => fields.iter().collect(),
-        Data::Enum(variants) => variants
-            .iter()
-            .filter(|v| !v.attrs.skip_deserializing)
-            .flat_map(|v| v.fields.iter())
-            .collect(),
-    };
     let mut bounds = Vec::new();
-    for field in fields {
+    for field in cont.built_fields() {
         let ty = field.ty;
         if mentions(ty.to_token_stream(), cont.ident) {
             continue;

@@ -1,6 +1,6 @@
 //! Rules that span several items of the model, checked before any code is generated.
 
-use crate::ast::{Container, Data, Field, Style};
+use crate::ast::{Container, Data, Style, deserialized_fields};
 use crate::ctxt::Ctxt;
 use crate::types::global_alloc_types;
 
@@ -11,18 +11,6 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_default(cx, cont);
     check_rename_all_fields(cx, cont);
     check_other(cx, cont);
-}
-
-fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
-    match &cont.data {
-        Data::Struct(_, fields) => Box::new(fields.iter()),
-        Data::Enum(variants) => Box::new(
-            variants
-                .iter()
-                .filter(|v| !v.attrs.skip_deserializing)
-                .flat_map(|v| v.fields.iter()),
-        ),
-    }
 }
 
 /// A deserialized field holds no type that allocates with the global allocator, unless it is
@@ -38,8 +26,8 @@ fn check_global_alloc_fields(cx: &Ctxt, cont: &Container) {
     } else {
         (cont.bump.to_string(), String::new())
     };
-    for field in all_fields(cont) {
-        if field.attrs.skip_deserializing || field.attrs.deserialize_with.is_some() {
+    for field in cont.deserialized_fields() {
+        if field.attrs.deserialize_with.is_some() {
             continue;
         }
         let mut found = Vec::new();
@@ -68,11 +56,7 @@ fn check_transparent(cx: &Ctxt, cont: &Container) {
             "`transparent` is for structs, not enums",
         )),
         Data::Struct(_, fields) => {
-            let deserialized = fields
-                .iter()
-                .filter(|f| !f.attrs.skip_deserializing)
-                .count();
-            if deserialized != 1 {
+            if deserialized_fields(fields).count() != 1 {
                 cx.syn_error(syn::Error::new(
                     span,
                     "`transparent` needs exactly one field that is not skipped",
