@@ -10,6 +10,18 @@ pub struct Container<'a> {
     pub attrs: attr::Container,
     pub data: Data<'a>,
     pub generics: &'a syn::Generics,
+    /// The arena lifetime, the `'bump` of `ArenaDeserialize<'bump, A>`: the lifetime named by
+    /// `#[arena(lifetime = "'a")]`, else the parameter `'bump`, else the type's only lifetime,
+    /// else `'__bump` (see `fresh_bump`). Several lifetimes, no `lifetime` attribute and none
+    /// named `'bump` is an error, and `bump` is then the first of them.
+    pub bump: syn::Lifetime,
+    /// Whether `bump` is made up for the impl: the type has no lifetime parameter, so the impl
+    /// declares `'__bump` itself and messages cannot name it.
+    pub fresh_bump: bool,
+    /// The arena type the impl is for: `#[arena(arena = "Type")]`, else `bumpalo::Bump` when a
+    /// field read with `deserialize_with` has a bumpalo type (see `inferred_arena`). `None`
+    /// leaves the impl generic over the arena.
+    pub arena: Option<syn::Type>,
 }
 
 /// A struct's fields or an enum's variants.
@@ -93,13 +105,68 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
+        let (bump, fresh_bump) = arena_lifetime(cx, &attrs, &item.generics);
+        let arena = attrs.arena.clone().or_else(|| inferred_arena(&data));
         Some(Self {
             ident: &item.ident,
             attrs,
             data,
             generics: &item.generics,
+            bump,
+            fresh_bump,
+            arena,
         })
     }
+
+    /// The variants read from the input: every variant but the `skip_deserializing` ones, each
+    /// with its position among all the variants (the `i` of its `__field{i}`). None for a
+    /// struct.
+    pub fn deserialized_variants(&self) -> impl Iterator<Item = (usize, &Variant<'a>)> {
+        let variants = match &self.data {
+            Data::Enum(variants) => variants.as_slice(),
+            Data::Struct(..) => &[],
+        };
+        variants
+            .iter()
+            .enumerate()
+            .filter(|(_, variant)| !variant.attrs.skip_deserializing)
+    }
+
+    /// The fields the impl builds: a struct's, or those of every deserialized variant. A
+    /// skipped field is among them: it is built from its default.
+    pub fn built_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.built_field_lists().flatten()
+    }
+
+    /// The fields read from the input: the [`deserialized_fields`] of the struct, or of every
+    /// deserialized variant.
+    pub fn deserialized_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.built_field_lists()
+            .flat_map(|fields| deserialized_fields(fields).map(|(_, field)| field))
+    }
+
+    /// A struct's fields, or the fields of each deserialized variant.
+    fn built_field_lists(&self) -> impl Iterator<Item = &[Field<'a>]> {
+        let struct_fields = match &self.data {
+            Data::Struct(_, fields) => Some(fields.as_slice()),
+            Data::Enum(_) => None,
+        };
+        struct_fields.into_iter().chain(
+            self.deserialized_variants()
+                .map(|(_, variant)| variant.fields.as_slice()),
+        )
+    }
+}
+
+/// The fields read from the input: every field but the `skip_deserializing` ones, each with
+/// its position among all `fields` (the `i` of its `__field{i}`).
+pub fn deserialized_fields<'f, 'a>(
+    fields: &'f [Field<'a>],
+) -> impl Iterator<Item = (usize, &'f Field<'a>)> {
+    fields
+        .iter()
+        .enumerate()
+        .filter(|(_, field)| !field.attrs.skip_deserializing)
 }
 
 fn struct_from_ast<'a>(cx: &Ctxt, fields: &'a syn::Fields) -> (Style, Vec<Field<'a>>) {
@@ -131,4 +198,68 @@ fn default_skipped(field: &mut Field, cattrs: &attr::Container) {
     if field.attrs.skip_deserializing && field.attrs.default.is_none() && cattrs.default.is_none() {
         field.attrs.default = attr::Default::Trait;
     }
+}
+
+/// [`Container::bump`] and [`Container::fresh_bump`], by the rule stated there, recording the
+/// error of a `lifetime` naming no parameter or of an ambiguous choice in `cx`.
+fn arena_lifetime(
+    cx: &Ctxt,
+    cattrs: &attr::Container,
+    generics: &syn::Generics,
+) -> (syn::Lifetime, bool) {
+    let lifetimes: Vec<&syn::Lifetime> = generics.lifetimes().map(|l| &l.lifetime).collect();
+    if let Some(chosen) = &cattrs.lifetime {
+        if !lifetimes.iter().any(|l| l.ident == chosen.ident) {
+            cx.error_spanned_by(
+                chosen,
+                format!("`lifetime = \"{chosen}\"` names no lifetime parameter of this type"),
+            );
+        }
+        return (chosen.clone(), false);
+    }
+    if let Some(bump) = lifetimes.iter().find(|l| l.ident == "bump") {
+        return ((*bump).clone(), false);
+    }
+    match lifetimes.as_slice() {
+        [] => (
+            syn::Lifetime::new("'__bump", proc_macro2::Span::call_site()),
+            true,
+        ),
+        [only] => ((*only).clone(), false),
+        [_, second, ..] => {
+            cx.error_spanned_by(
+                second,
+                "cannot tell which lifetime is the arena's: name it `'bump`, or add \
+                 `#[arena(lifetime = \"'a\")]`",
+            );
+            ((*lifetimes[0]).clone(), false)
+        }
+    }
+}
+
+/// The arena a `deserialize_with` function must be given when its field is a bumpalo
+/// collection (`bumpalo::collections::Vec<'bump, T>` is only ever built in a `bumpalo::Bump`):
+/// the impl is then for `bumpalo::Bump` only, so a function taking `&'bump bumpalo::Bump`
+/// type-checks. `None` leaves the impl generic over the allocator. The fields of every variant
+/// are looked at, those of a skipped variant included.
+fn inferred_arena(data: &Data) -> Option<syn::Type> {
+    let field_lists: Vec<&[Field]> = match data {
+        Data::Struct(_, fields) => vec![fields],
+        Data::Enum(variants) => variants.iter().map(|v| v.fields.as_slice()).collect(),
+    };
+    field_lists
+        .into_iter()
+        .flat_map(deserialized_fields)
+        .filter(|(_, f)| f.attrs.deserialize_with.is_some())
+        .find_map(|(_, f)| match f.ty {
+            syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
+                let first = p.path.segments.first()?;
+                if first.ident != "bumpalo" {
+                    return None;
+                }
+                let leading = p.path.leading_colon;
+                Some(syn::parse_quote!(#leading #first::Bump))
+            }
+            _ => None,
+        })
 }

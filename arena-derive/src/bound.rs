@@ -5,19 +5,16 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::parse_quote;
 
-use crate::ast::{Container, Data, Field};
+use crate::ast::Container;
 use crate::attr;
-use crate::ctxt::Ctxt;
 
 /// Everything the code generator needs to name the type, the arena and the generics.
 pub struct Params {
     /// The path to `arena_core` (`::arena_core` unless `#[arena(crate = "...")]`).
     pub krate: TokenStream,
-    /// The arena lifetime.
+    /// The arena lifetime, [`Container::bump`].
     pub bump: syn::Lifetime,
-    /// Whether `bump` is made up for the impl (`'__bump`): the type has no lifetime.
-    pub fresh_bump: bool,
-    /// The allocator: `__Arena` (generic) or the type of `#[arena(arena = "...")]`.
+    /// The allocator: `__Arena` (generic) or the type of [`Container::arena`].
     pub arena: TokenStream,
     /// `<'bump, T: Bound, const N: usize, __Arena: BumpAllocator + ?Sized>`.
     pub impl_generics: TokenStream,
@@ -36,22 +33,22 @@ pub struct Params {
 }
 
 impl Params {
-    pub fn new(cx: &Ctxt, cont: &Container) -> Self {
+    pub fn new(cont: &Container) -> Self {
         let krate = cont
             .attrs
             .krate
             .as_ref()
             .map_or_else(|| quote!(::arena_core), ToTokens::to_token_stream);
-        let (bump, fresh) = arena_lifetime(cx, cont);
+        let bump = cont.bump.clone();
 
         let mut generics = cont.generics.clone();
-        if fresh {
+        if cont.fresh_bump {
             generics.params.insert(
                 0,
                 syn::GenericParam::Lifetime(syn::LifetimeParam::new(bump.clone())),
             );
         }
-        let arena = match cont.attrs.arena.as_ref().or(inferred_arena(cont).as_ref()) {
+        let arena = match &cont.arena {
             Some(ty) => ty.to_token_stream(),
             None => {
                 generics.params.push(parse_quote!(
@@ -87,7 +84,6 @@ impl Params {
         Self {
             krate,
             bump,
-            fresh_bump: fresh,
             arena,
             impl_generics: impl_generics.to_token_stream(),
             de_impl_generics: de_impl_generics.to_token_stream(),
@@ -96,39 +92,6 @@ impl Params {
             struct_where,
             impl_where,
             type_name: ident.to_string(),
-        }
-    }
-}
-
-/// The arena lifetime: `'bump`, else the only lifetime, else `#[arena(lifetime = "'a")]`;
-/// a fresh `'__bump` when the type has no lifetime (`true` in the second place).
-fn arena_lifetime(cx: &Ctxt, cont: &Container) -> (syn::Lifetime, bool) {
-    let lifetimes: Vec<&syn::Lifetime> = cont.generics.lifetimes().map(|l| &l.lifetime).collect();
-    if let Some(chosen) = &cont.attrs.lifetime {
-        if !lifetimes.iter().any(|l| l.ident == chosen.ident) {
-            cx.error_spanned_by(
-                chosen,
-                format!("`lifetime = \"{chosen}\"` names no lifetime parameter of this type"),
-            );
-        }
-        return (chosen.clone(), false);
-    }
-    if let Some(bump) = lifetimes.iter().find(|l| l.ident == "bump") {
-        return ((*bump).clone(), false);
-    }
-    match lifetimes.as_slice() {
-        [] => (
-            syn::Lifetime::new("'__bump", proc_macro2::Span::call_site()),
-            true,
-        ),
-        [only] => ((*only).clone(), false),
-        [_, second, ..] => {
-            cx.error_spanned_by(
-                second,
-                "cannot tell which lifetime is the arena's: name it `'bump`, or add \
-                 `#[arena(lifetime = \"'a\")]`",
-            );
-            ((*lifetimes[0]).clone(), false)
         }
     }
 }
@@ -142,16 +105,8 @@ fn field_bounds(
     bump: &syn::Lifetime,
     arena: &TokenStream,
 ) -> Vec<TokenStream> {
-    let fields: Vec<&Field> = match &cont.data {
-        Data::Struct(_, fields) => fields.iter().collect(),
-        Data::Enum(variants) => variants
-            .iter()
-            .filter(|v| !v.attrs.skip_deserializing)
-            .flat_map(|v| v.fields.iter())
-            .collect(),
-    };
     let mut bounds = Vec::new();
-    for field in fields {
+    for field in cont.built_fields() {
         let ty = field.ty;
         if mentions(ty.to_token_stream(), cont.ident) {
             continue;
@@ -176,31 +131,6 @@ fn mentions(tokens: TokenStream, ident: &syn::Ident) -> bool {
         proc_macro2::TokenTree::Group(g) => mentions(g.stream(), ident),
         _ => false,
     })
-}
-
-/// The arena a `deserialize_with` function must be given when its field is a bumpalo
-/// collection (`bumpalo::collections::Vec<'bump, T>` is only ever built in a `bumpalo::Bump`):
-/// the impl is then for `bumpalo::Bump` only, so a function taking `&'bump bumpalo::Bump`
-/// type-checks. `None` leaves the impl generic over the allocator.
-fn inferred_arena(cont: &Container) -> Option<syn::Type> {
-    let fields: Vec<&Field> = match &cont.data {
-        Data::Struct(_, fields) => fields.iter().collect(),
-        Data::Enum(variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
-    };
-    fields
-        .iter()
-        .filter(|f| f.attrs.deserialize_with.is_some() && !f.attrs.skip_deserializing)
-        .find_map(|f| match f.ty {
-            syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
-                let first = p.path.segments.first()?;
-                if first.ident != "bumpalo" {
-                    return None;
-                }
-                let leading = p.path.leading_colon;
-                Some(parse_quote!(#leading #first::Bump))
-            }
-            _ => None,
-        })
 }
 
 /// Whether `ty` is a primitive, implemented by `arena_core` for every arena: its bound would

@@ -1,45 +1,33 @@
 //! Rules that span several items of the model, checked before any code is generated.
 
-use crate::ast::{Container, Data, Field, Style};
+use crate::ast::{Container, Data, Style, deserialized_fields};
 use crate::ctxt::Ctxt;
 use crate::types::global_alloc_types;
 
-/// Runs every check, recording errors in `cx`. `bump` is the arena lifetime, `None` when the
-/// type has none.
-pub fn check(cx: &Ctxt, cont: &Container, bump: Option<&syn::Lifetime>) {
-    check_global_alloc_fields(cx, cont, bump);
+/// Runs every check, recording errors in `cx`.
+pub fn check(cx: &Ctxt, cont: &Container) {
+    check_global_alloc_fields(cx, cont);
     check_transparent(cx, cont);
     check_default(cx, cont);
     check_rename_all_fields(cx, cont);
     check_other(cx, cont);
 }
 
-fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
-    match &cont.data {
-        Data::Struct(_, fields) => Box::new(fields.iter()),
-        Data::Enum(variants) => Box::new(
-            variants
-                .iter()
-                .filter(|v| !v.attrs.skip_deserializing)
-                .flat_map(|v| v.fields.iter()),
-        ),
-    }
-}
-
 /// A deserialized field holds no type that allocates with the global allocator, unless it is
 /// read with `deserialize_with`.
-fn check_global_alloc_fields(cx: &Ctxt, cont: &Container, bump: Option<&syn::Lifetime>) {
+fn check_global_alloc_fields(cx: &Ctxt, cont: &Container) {
     // A type without lifetime has none to suggest (the impl's own is internal): name `'bump`,
     // and say where it goes.
-    let (bump, add_lifetime) = match bump {
-        Some(bump) => (bump.to_string(), String::new()),
-        None => (
+    let (bump, add_lifetime) = if cont.fresh_bump {
+        (
             "'bump".to_owned(),
             format!(" (add the lifetime to the type: `{}<'bump>`)", cont.ident),
-        ),
+        )
+    } else {
+        (cont.bump.to_string(), String::new())
     };
-    for field in all_fields(cont) {
-        if field.attrs.skip_deserializing || field.attrs.deserialize_with.is_some() {
+    for field in cont.deserialized_fields() {
+        if field.attrs.deserialize_with.is_some() {
             continue;
         }
         let mut found = Vec::new();
@@ -68,11 +56,7 @@ fn check_transparent(cx: &Ctxt, cont: &Container) {
             "`transparent` is for structs, not enums",
         )),
         Data::Struct(_, fields) => {
-            let deserialized = fields
-                .iter()
-                .filter(|f| !f.attrs.skip_deserializing)
-                .count();
-            if deserialized != 1 {
+            if deserialized_fields(fields).count() != 1 {
                 cx.syn_error(syn::Error::new(
                     span,
                     "`transparent` needs exactly one field that is not skipped",

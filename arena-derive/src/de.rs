@@ -13,7 +13,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::{Container, Data, Field, Style};
+use crate::ast::{Container, Data, Field, Style, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
 use crate::check;
@@ -25,9 +25,9 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     let Some(cont) = Container::from_ast(&cx, input) else {
         return cx.check().map(|()| TokenStream::new());
     };
-    let params = Params::new(&cx, &cont);
-    check::check(&cx, &cont, (!params.fresh_bump).then_some(&params.bump));
+    check::check(&cx, &cont);
     cx.check()?;
+    let params = Params::new(&cont);
 
     let body = match &cont.data {
         Data::Struct(_, fields) if cont.attrs.transparent.is_some() => transparent(&params, fields),
@@ -38,7 +38,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             tuple::deserialize(&params, &cont.attrs, fields, &Form::Struct(cont.ident))
         }
         Data::Struct(Style::Unit, _) => unit_struct(&params, &cont.attrs),
-        Data::Enum(variants) => enum_::deserialize(&params, &cont, variants),
+        Data::Enum(_) => enum_::deserialize(&params, &cont),
     };
 
     let Params {
@@ -289,7 +289,7 @@ fn visit_seq(
     is_struct: bool,
     expecting: &str,
 ) -> TokenStream {
-    let seq_var = if fields.iter().all(|f| f.attrs.skip_deserializing) {
+    let seq_var = if deserialized_fields(fields).next().is_none() {
         quote!(_)
     } else {
         quote!(mut __seq)
@@ -316,10 +316,7 @@ fn visit_seq_body(
     is_struct: bool,
     expecting: &str,
 ) -> TokenStream {
-    let deserialized = fields
-        .iter()
-        .filter(|f| !f.attrs.skip_deserializing)
-        .count();
+    let deserialized = deserialized_fields(fields).count();
     let expecting = cattrs.expecting.clone().unwrap_or_else(|| {
         if deserialized == 1 {
             format!("{expecting} with 1 element")

@@ -9,18 +9,14 @@ use crate::ast::{Container, Style, Variant};
 use crate::bound::Params;
 
 /// The statements reading an enum with `deserialize_enum`.
-pub fn deserialize(params: &Params, cont: &Container, variants: &[Variant]) -> TokenStream {
+pub fn deserialize(params: &Params, cont: &Container) -> TokenStream {
     let cattrs = &cont.attrs;
     let expecting = cattrs
         .expecting
         .clone()
         .unwrap_or_else(|| format!("enum {}", cont.ident));
 
-    let deserialized: Vec<(usize, &Variant)> = variants
-        .iter()
-        .enumerate()
-        .filter(|(_, variant)| !variant.attrs.skip_deserializing)
-        .collect();
+    let deserialized: Vec<(usize, &Variant)> = cont.deserialized_variants().collect();
     let idents: Vec<identifier::Ident> = deserialized
         .iter()
         .map(|&(i, variant)| identifier::Ident {

@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::identifier::{self, Unknown};
 use super::{Form, field_i, field_seed, let_default, missing_in_map, visit_seq, visitor};
-use crate::ast::Field;
+use crate::ast::{Field, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
 
@@ -20,10 +20,7 @@ pub fn deserialize(
     let path = form.path();
     let expecting = form.expecting("struct", cattrs);
 
-    let idents: Vec<identifier::Ident> = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, field)| !field.attrs.skip_deserializing)
+    let idents: Vec<identifier::Ident> = deserialized_fields(fields)
         .map(|(i, field)| identifier::Ident {
             ident: field_i(i),
             aliases: &field.attrs.aliases,
@@ -86,11 +83,7 @@ fn visit_map_body(
     fields: &[Field],
     path: &TokenStream,
 ) -> TokenStream {
-    let deserialized: Vec<(usize, &Field)> = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, field)| !field.attrs.skip_deserializing)
-        .collect();
+    let deserialized: Vec<(usize, &Field)> = deserialized_fields(fields).collect();
 
     let let_values = deserialized.iter().map(|&(i, field)| {
         let var = field_i(i);

@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::{Form, call_with, visit_seq, visitor};
-use crate::ast::Field;
+use crate::ast::{Field, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
 
@@ -26,14 +26,11 @@ pub fn deserialize(
         Form::Variant(..) => "tuple",
     };
     let expecting = form.expecting(kind, cattrs);
-    let field_count = fields
-        .iter()
-        .filter(|f| !f.attrs.skip_deserializing)
-        .count();
+    let field_count = deserialized_fields(fields).count();
     let is_newtype = matches!(form, Form::Struct(_)) && fields.len() == 1;
 
-    let visit_newtype_struct = match fields {
-        [field] if is_newtype && !field.attrs.skip_deserializing => {
+    let visit_newtype_struct = match deserialized_fields(fields).next() {
+        Some((_, field)) if is_newtype => {
             let ty = field.ty;
             let value = match &field.attrs.deserialize_with {
                 None => {
