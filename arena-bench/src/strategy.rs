@@ -13,7 +13,7 @@ use serde::de::{DeserializeSeed, Deserializer};
 
 use crate::datasets::{Dataset, MultiAlloc};
 use crate::format::Format;
-use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator};
+use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator, LengthTrust};
 
 use crate::model::{Digest, LiveSize, digest_of};
 
@@ -348,19 +348,24 @@ fn arena_bytes<K: BumpAllocator>(arena: &K) -> ArenaBytes {
 }
 
 /// Deserializes the arena model of `D` into `arena`, observing it when asked; the time is
-/// measured from `started`.
+/// measured from `started`. `trust` is the stream's: each worker reads its documents as one
+/// stream, as a user reading a file or a connection of similar documents would (see
+/// `arena_core::LengthTrust`).
 #[inline]
 fn arena_value<'a, F: Format, D: Dataset, K: ArenaKind>(
     started: Instant,
     arena: &'a K,
+    trust: &'a LengthTrust,
     input: &[u8],
     observe: Option<&mut Observed>,
 ) -> Result<(D::Arena<'a>, Duration), String>
 where
     D::Arena<'a>: ArenaDeserialize<'a, K>,
 {
-    let value: D::Arena<'a> =
-        F::decode_seed(input, ArenaSeed::new(arena).str_as_bytes(F::STR_AS_BYTES))?;
+    let seed = ArenaSeed::new(arena)
+        .str_as_bytes(F::STR_AS_BYTES)
+        .with_trust(trust);
+    let value: D::Arena<'a> = F::decode_seed(input, seed)?;
     let decode = started.elapsed();
     black_box(&value);
     if let Some(o) = observe {
@@ -380,9 +385,12 @@ impl<D: Dataset, K: ArenaKind> Strategy<D> for ArenaFresh<K>
 where
     for<'a> D::Arena<'a>: ArenaDeserialize<'a, K>,
 {
-    type State = ();
+    /// The stream's trust in announced lengths, carried from one document to the next.
+    type State = LengthTrust;
 
-    fn new_state() {}
+    fn new_state() -> LengthTrust {
+        LengthTrust::new()
+    }
 
     fn os_calls() -> Option<u64> {
         K::os_calls()
@@ -390,13 +398,13 @@ where
 
     #[inline(never)]
     fn once<F: Format>(
-        (): &mut (),
+        trust: &mut LengthTrust,
         input: &[u8],
         observe: Option<&mut Observed>,
     ) -> Result<Sample, String> {
         let t0 = Instant::now();
         let arena = K::create();
-        let (value, decode) = arena_value::<F, D, K>(t0, &arena, input, observe)?;
+        let (value, decode) = arena_value::<F, D, K>(t0, &arena, trust, input, observe)?;
         let t1 = Instant::now();
         drop(value);
         drop(arena);
@@ -416,10 +424,11 @@ impl<D: Dataset, K: ArenaKind> Strategy<D> for ArenaReused<K>
 where
     for<'a> D::Arena<'a>: ArenaDeserialize<'a, K>,
 {
-    type State = K;
+    /// The arena, and the stream's trust in announced lengths.
+    type State = (K, LengthTrust);
 
-    fn new_state() -> K {
-        K::create()
+    fn new_state() -> (K, LengthTrust) {
+        (K::create(), LengthTrust::new())
     }
 
     fn os_calls() -> Option<u64> {
@@ -428,11 +437,12 @@ where
 
     #[inline(never)]
     fn once<F: Format>(
-        arena: &mut K,
+        (arena, trust): &mut (K, LengthTrust),
         input: &[u8],
         observe: Option<&mut Observed>,
     ) -> Result<Sample, String> {
-        let (value, decode) = arena_value::<F, D, K>(Instant::now(), arena, input, observe)?;
+        let started = Instant::now();
+        let (value, decode) = arena_value::<F, D, K>(started, arena, trust, input, observe)?;
         let t1 = Instant::now();
         drop(value);
         arena.reset();

@@ -148,6 +148,22 @@ impl CallState {
         self.max_str_len.set(str_len);
     }
 
+    /// Takes `bytes` from the budget.
+    #[inline(always)]
+    fn charge(&self, bytes: usize) -> Result<(), LimitHit> {
+        let left = self.bytes_left.get();
+        if left == usize::MAX {
+            return Ok(());
+        }
+        match left.checked_sub(bytes) {
+            Some(rest) => {
+                self.bytes_left.set(rest);
+                Ok(())
+            }
+            None => Err(self.bytes_hit()),
+        }
+    }
+
     /// The error for going over the byte budget: names the limit in force.
     #[cold]
     fn bytes_hit(&self) -> LimitHit {
@@ -243,19 +259,7 @@ impl Drop for DepthGuard {
 /// Takes `bytes` from the call's budget.
 #[inline(always)]
 pub(crate) fn charge(bytes: usize) -> Result<(), LimitHit> {
-    with(|cx| {
-        let left = cx.bytes_left.get();
-        if left == usize::MAX {
-            return Ok(());
-        }
-        match left.checked_sub(bytes) {
-            Some(rest) => {
-                cx.bytes_left.set(rest);
-                Ok(())
-            }
-            None => Err(cx.bytes_hit()),
-        }
-    })
+    with(|cx| cx.charge(bytes))
 }
 
 /// Bytes the call may still allocate.
@@ -298,8 +302,13 @@ pub(crate) fn len_allowed(elem_size: usize) -> usize {
 /// Checks that a string of `len` bytes is allowed, and charges it to the byte budget.
 #[inline(always)]
 pub(crate) fn admit_str(len: usize) -> Result<(), LimitHit> {
-    check_str_len(len)?;
-    charge(len)
+    with(|cx| {
+        let max = cx.max_str_len.get();
+        if len > max {
+            return Err(LimitHit::StrLen(max));
+        }
+        cx.charge(len)
+    })
 }
 
 /// Checks that a string of `len` bytes is allowed (without charging it).

@@ -301,7 +301,6 @@ fn trusted_bytes<T>(n: usize) -> Option<usize> {
 /// Reads every element of `seq` with `elem` (a seed for the element type), inside one more
 /// level of depth; `direct` lets a trusted announced length go straight into the arena (see
 /// [`SliceBuilder`]).
-#[inline]
 pub(crate) fn collect<'de, 'bump, S, E, A>(
     arena: &'bump A,
     mut seq: S,
