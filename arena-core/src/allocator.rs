@@ -101,8 +101,9 @@ impl fmt::Display for ArenaStats {
 
 /// A bump arena that deserialization can allocate from.
 ///
-/// Implemented for [`bumpalo::Bump`] (feature `bumpalo`), [`bump_scope::Bump`] (feature
-/// `bump-scope`) and this crate's [`SlabArena`](crate::SlabArena). Memory handed out lives as
+/// Implemented for [`bumpalo::Bump`](::bumpalo::Bump) (feature `bumpalo`),
+/// [`bump_scope::Bump`](::bump_scope::Bump) (feature `bump-scope`) and this crate's
+/// [`SlabArena`](crate::SlabArena). Memory handed out lives as
 /// long as the shared borrow of the arena; values placed in it are never dropped, as in every
 /// bump arena.
 ///

@@ -33,6 +33,20 @@
 //! assert_eq!(cities[1], ("Lyon", (522000, 69)));
 //! # Ok::<(), serde_json::Error>(())
 //! ```
+//!
+//! # How the crate is built
+//!
+//! For contributors reading the source: each module uses only those listed before it, so there
+//! is no import cycle.
+//! - `allocator` (the [`BumpAllocator`] trait), `limits` ([`Limits`]), `chunk_pool`;
+//! - `call`, the per-thread state of a deserialization call (limits in force, depth, byte
+//!   budget, trust, open direct bytes, string mode), whose module docs follow one call from
+//!   [`ArenaSeed`] to the arena; `arena_vec` and `arena_string`; `slab_arena` (on `chunk_pool`);
+//! - `scratch`, the stack sequences collect on, then `slice_builder`, where a sequence's
+//!   elements go and the visitor that reads one;
+//! - `arena_deserialize`, the trait (its slice hook uses `slice_builder`), then `seed`, which
+//!   opens calls, `impls`, `bstr` and `private`;
+//! - `thread_memory` ([`release_thread_scratch`], over `scratch` and `arena_vec`).
 
 mod allocator;
 mod arena_deserialize;

@@ -6,6 +6,7 @@
 //! call's ([`Limits::intersect`]).
 //!
 //! [`ArenaSeed::with_limits`]: crate::ArenaSeed::with_limits
+//! [`LengthTrust`]: crate::LengthTrust
 
 use core::fmt;
 
@@ -13,7 +14,12 @@ use serde::de::Error;
 
 /// Bounds for one deserialization call.
 ///
-/// Every limit hit is a serde error naming the limit and its value. Build it from the defaults:
+/// Every limit hit is a serde error naming the limit and its value. The byte budget counts
+/// every arena allocation of the call, the blocks that trusted announced lengths reserve
+/// included (at most 16 KiB each unless the call, or a [`LengthTrust`](crate::LengthTrust) it
+/// was given, saw true
+/// lengths of that size). In a seed nested in a call, the limits in force are the intersection
+/// of both ([`Limits::intersect`]). Build it from the defaults:
 ///
 /// ```
 /// use arena_core::Limits;
