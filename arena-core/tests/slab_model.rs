@@ -116,8 +116,10 @@ fn recorded_programs_match_the_model() {
 
 #[test]
 fn rewind_to_a_checkpoint_after_another_rewind_panics_or_is_safe() {
-    // A checkpoint taken after the state it is rewound over: either refused, or memory stays
-    // owned by the arena (the invariants hold).
+    // A checkpoint taken after the state it is rewound over: refused before anything changes,
+    // or (where the pool handed the arena the same chunk again, so the checkpoint describes
+    // chunks it holds) exactly the state of the checkpoint. Either way memory stays owned by
+    // the arena (the invariants hold) and all of it goes back to the pool.
     let pool = Arc::new(
         ChunkPool::builder()
             .chunk_sizes(4 * KIB, 64 * KIB)
@@ -129,12 +131,29 @@ fn rewind_to_a_checkpoint_after_another_rewind_panics_or_is_safe() {
     let early = arena.checkpoint();
     arena.alloc_layout(Layout::from_size_align(50 * KIB, 8).unwrap());
     let late = arena.checkpoint();
+    let at_late = arena.stats();
     arena.reset_to(early);
     arena.alloc_layout(Layout::from_size_align(50 * KIB, 8).unwrap());
+    let before = arena.stats();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| arena.reset_to(late)));
     arena.check_invariants();
+    match result {
+        Ok(()) => assert_eq!(arena.stats(), at_late),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or_default();
+            assert!(
+                message.contains("no longer in this arena")
+                    || message.contains("outside the arena's chunks"),
+                "{message}"
+            );
+            assert_eq!(arena.stats(), before, "a refused rewind changed the arena");
+        }
+    }
     drop(arena);
     pool.check_invariants();
     assert_eq!(pool.stats().bytes_in_use, 0);
-    let _ = result;
 }
