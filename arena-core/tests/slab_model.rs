@@ -67,7 +67,10 @@ proptest! {
     }
 }
 
-/// Programs that once failed, as proptest shrank them.
+/// Edge cases of checkpoints and resets replayed on every run, whatever proptest generates: a
+/// checkpoint of an arena with no chunk rewound to (then the arena dropped, or not), a rewind
+/// over a free of an allocation older than the checkpoint, and a reset of an arena of several
+/// chunks followed by a drop.
 #[test]
 fn recorded_programs_match_the_model() {
     let config = Config {

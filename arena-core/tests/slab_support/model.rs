@@ -72,7 +72,7 @@ pub struct Config {
     pub arena_limit: Option<usize>,
 }
 
-/// A live allocation: where, its layout, and the tag its pattern was written with.
+/// A live allocation: where, its layout, and the tag of the pattern written into it.
 #[derive(Clone, Copy, Debug)]
 struct Live {
     addr: usize,
@@ -87,7 +87,7 @@ impl Live {
     ///
     /// The allocation must still be live (its arena not reset, rewound past it or dropped).
     unsafe fn bytes(&self) -> &[u8] {
-        // SAFETY: the caller guarantees the allocation is live; it was `layout.size()` bytes.
+        // SAFETY: the caller guarantees the allocation is live; it is `layout.size()` bytes.
         unsafe { std::slice::from_raw_parts(self.addr as *const u8, self.layout.size()) }
     }
 }
