@@ -2,8 +2,8 @@
 //! (deriving serde's `Serialize + Deserialize` with the same attributes) are generated with
 //! proptest, serialized with serde to JSON, postcard, bincode 2, MessagePack (compact and with
 //! struct maps) and CBOR, and read back both by serde_derive (into the twin) and by the derive
-//! (into the arena type, on bumpalo and bump-scope). Both must read the same value, or both
-//! fail with the same message. Then the same with corrupted bytes.
+//! (into the arena type, on bumpalo, bump-scope and `SlabArena`). Both must read the same value,
+//! or both fail with the same message. Then the same with corrupted bytes.
 
 use arena_core::ArenaDeserialize;
 use arena_tests::derive_support::{Bytes, Pairs, SameAs};

@@ -1,7 +1,10 @@
-//! Helpers shared by the slab tests: patterned contents, a registry of live allocations that
-//! catches overlaps, and the process's resident memory.
+//! Helpers shared by the slab tests (and the `slab_ops` fuzz target, which includes this
+//! module by path): patterned contents, a registry of live allocations that catches overlaps,
+//! the process's resident memory, and the slab model ([`model`]).
 
 #![allow(dead_code, reason = "each test file uses part of the helpers")]
+
+pub mod model;
 
 use std::collections::BTreeMap;
 
@@ -28,26 +31,6 @@ pub fn holds(bytes: &[u8], tag: u64) -> bool {
         .chunks(64)
         .enumerate()
         .all(|(line, chunk)| chunk.iter().all(|&b| b == pattern_byte(tag, line * 64)))
-}
-
-/// A live allocation: where, how long, and the tag its pattern was written with.
-#[derive(Clone, Copy, Debug)]
-pub struct Live {
-    pub addr: usize,
-    pub len: usize,
-    pub tag: u64,
-}
-
-impl Live {
-    /// The allocation's bytes.
-    ///
-    /// # Safety
-    ///
-    /// The allocation must still be live (its arena not reset, rewound past it or dropped).
-    pub unsafe fn bytes(&self) -> &[u8] {
-        // SAFETY: the caller guarantees the allocation is live; it was `len` bytes.
-        unsafe { std::slice::from_raw_parts(self.addr as *const u8, self.len) }
-    }
 }
 
 /// All non-empty live allocations of every arena, by address: inserting one that overlaps
