@@ -292,7 +292,7 @@ impl<'c> Naming<'c> {
 }
 
 /// An identifier as serde names it: `r#type` is `type`.
-pub fn unraw(ident: &syn::Ident) -> String {
+fn unraw(ident: &syn::Ident) -> String {
     let s = ident.to_string();
     s.strip_prefix("r#")
         .map_or_else(|| s.clone(), ToOwned::to_owned)

@@ -22,7 +22,7 @@ pub struct DeserializeWith {
 /// Field attributes.
 pub struct Field {
     pub name: Name,
-    pub renamed: bool,
+    renamed: bool,
     /// Every name the field is read from: `name` and the aliases, sorted.
     pub aliases: BTreeSet<String>,
     pub default: Default,

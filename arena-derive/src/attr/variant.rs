@@ -15,7 +15,7 @@ use crate::ctxt::Ctxt;
 pub struct Variant {
     /// The name on the wire, after `rename` and `rename_all`.
     pub name: Name,
-    pub renamed: bool,
+    renamed: bool,
     /// Every name the variant is read from: `name` and the aliases, sorted.
     pub aliases: BTreeSet<String>,
     pub rename_all: RenameRule,
