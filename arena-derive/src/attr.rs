@@ -5,10 +5,10 @@
 //! keeps one set of attributes. Serialize-only serde keys are accepted and ignored; serde
 //! features this derive does not implement are errors that say so.
 //!
-//! This module holds what the models share: the values ([`Name`], [`Default`]), the reading
-//! of keys ([`for_each_key`], [`Attr`]), the keys variants and fields both take ([`Naming`])
-//! and the messages for unknown and unsupported keys. Each model has its own module:
-//! [`container`], [`variant`], [`field`].
+//! This module holds what the models share: the values ([`Name`], [`Default`](enum@Default)),
+//! the reading of keys ([`for_each_key`], [`Attr`]), the keys variants and fields both take
+//! ([`Naming`]) and the messages for unknown and unsupported keys. Each model has its own
+//! module: [`container`], [`variant`], [`field`].
 
 mod container;
 mod field;
