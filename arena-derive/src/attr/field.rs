@@ -1,0 +1,129 @@
+//! Field attributes: `#[arena(...)]` and `#[serde(...)]` on a struct or variant field.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::Span;
+use syn::Token;
+
+use super::{
+    Attr, Default, Name, Naming, SpanOf, for_each_key, parse_lit_into, skip_value, unknown_key,
+    unraw, unsupported_key,
+};
+use crate::case::RenameRule;
+use crate::ctxt::Ctxt;
+
+/// How a field is deserialized when `deserialize_with` or `with` is given.
+#[derive(Clone)]
+pub struct DeserializeWith {
+    /// The function to call as `path(deserializer, arena)`.
+    pub path: syn::ExprPath,
+}
+
+/// Field attributes.
+pub struct Field {
+    pub name: Name,
+    renamed: bool,
+    /// Every name the field is read from: `name` and the aliases, sorted.
+    pub aliases: BTreeSet<String>,
+    pub default: Default,
+    pub skip_deserializing: bool,
+    pub deserialize_with: Option<DeserializeWith>,
+}
+
+const FIELD_KEYS: &str = "`rename`, `alias`, `default`, `skip`, `skip_deserializing`, \
+    `deserialize_with`, `with`, `borrow`";
+
+impl Field {
+    pub fn from_ast(cx: &Ctxt, index: usize, field: &syn::Field) -> Self {
+        let mut naming = Naming::new(cx);
+        let mut default = Attr::none(cx, "default");
+        let mut deserialize_with = Attr::none(cx, "deserialize_with");
+        let mut with = Attr::none(cx, "with");
+
+        for_each_key(cx, &field.attrs, |ns, meta| {
+            let path = &meta.path;
+            if naming.parse_key(ns, meta)? {
+                // rename, alias, skip, skip_deserializing: see `Naming::parse_key`
+            } else if path.is_ident("default") {
+                // #[arena(default)] or #[arena(default = "path::to::function")]
+                if meta.input.peek(Token![=]) {
+                    default.set(ns, path, Default::Path(parse_lit_into(meta)?));
+                } else {
+                    default.set(ns, path, Default::Trait);
+                }
+            } else if path.is_ident("deserialize_with") {
+                // #[arena(deserialize_with = "path::to::function")]
+                let path_value: syn::ExprPath = parse_lit_into(meta)?;
+                deserialize_with.set(ns, path, DeserializeWith { path: path_value });
+            } else if path.is_ident("with") {
+                // #[arena(with = "path::to::module")]: calls `module::deserialize`
+                let mut module: syn::ExprPath = parse_lit_into(meta)?;
+                module
+                    .path
+                    .segments
+                    .push(syn::Ident::new("deserialize", Span::call_site()).into());
+                with.set(ns, path, (DeserializeWith { path: module }, path.span_of()));
+            } else if path.is_ident("borrow") {
+                // #[arena(borrow)] or #[arena(borrow = "'a")]: accepted, no effect
+                skip_value(meta)?;
+            } else if [
+                "skip_serializing",
+                "skip_serializing_if",
+                "serialize_with",
+                "getter",
+            ]
+            .iter()
+            .any(|key| path.is_ident(key))
+            {
+                // #[serde(skip_serializing_if = "f")] and the other serialize-only keys: ignored
+                skip_value(meta)?;
+            } else if path.is_ident("flatten") || path.is_ident("bound") {
+                // #[serde(flatten)], #[serde(bound = "...")] on a field: not implemented
+                unsupported_key(cx, meta, "field");
+                skip_value(meta)?;
+            } else {
+                unknown_key(cx, ns, meta, "field", FIELD_KEYS);
+                skip_value(meta)?;
+            }
+            Ok(())
+        });
+
+        let renamed = naming.name.value.is_some();
+        Self {
+            name: naming.name.get().unwrap_or_else(|| match &field.ident {
+                Some(ident) => Name {
+                    value: unraw(ident),
+                    span: ident.span(),
+                },
+                None => Name {
+                    value: index.to_string(),
+                    span: Span::call_site(),
+                },
+            }),
+            renamed,
+            aliases: naming.aliases,
+            default: default.get().unwrap_or(Default::None),
+            skip_deserializing: naming.skip_deserializing.get().is_some(),
+            deserialize_with: match (deserialize_with.get(), with.get()) {
+                (Some(_), Some((with, span))) => {
+                    cx.syn_error(syn::Error::new(
+                        span,
+                        "`with` and `deserialize_with` conflict: `with = \"m\"` means \
+                         `deserialize_with = \"m::deserialize\"`, give one of them",
+                    ));
+                    Some(with)
+                }
+                (one, other) => one.or(other.map(|(with, _)| with)),
+            },
+        }
+    }
+
+    /// Applies `rename_all` unless the field is renamed, and adds the final name to the
+    /// aliases, as serde does.
+    pub fn rename_by_rule(&mut self, rule: RenameRule) {
+        if !self.renamed {
+            self.name.value = rule.apply_to_field(&self.name.value);
+        }
+        self.aliases.insert(self.name.value.clone());
+    }
+}
