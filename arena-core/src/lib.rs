@@ -45,7 +45,7 @@
 //! - `scratch`, the stack sequences collect on, then `slice_builder`, where a sequence's
 //!   elements go and the visitor that reads one;
 //! - `arena_deserialize`, the trait (its slice hook uses `slice_builder`), then `seed`, which
-//!   opens calls, `impls`, `bstr` and `private`;
+//!   opens calls, `impls`, `bstr` and `private`; `value` ([`Value`], a dynamic document);
 //! - `thread_memory` ([`release_thread_scratch`], over `scratch` and `arena_vec`).
 
 mod allocator;
@@ -63,6 +63,7 @@ mod seed;
 mod slab_arena;
 mod slice_builder;
 mod thread_memory;
+mod value;
 
 pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};
 pub use arena_deserialize::ArenaDeserialize;
@@ -77,6 +78,7 @@ pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
 pub use seed::ArenaSeed;
 pub use slab_arena::{SlabArena, SlabArenaBuilder, SlabCheckpoint, SlabStats};
 pub use thread_memory::release_thread_scratch;
+pub use value::Value;
 
 /// `#[derive(ArenaDeserialize)]` (feature `derive`).
 #[cfg(feature = "derive")]

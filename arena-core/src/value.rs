@@ -1,0 +1,106 @@
+//! [`Value`]: a dynamic document in the arena, for data without a typed model.
+//!
+//! The arena twin of `serde_json::Value`: every string, byte string, array and map of it is
+//! arena memory, so a document costs a few bumps per node and nothing to drop. It holds
+//! everything serde's data model can hand a visitor, so a document buffered in it loses
+//! nothing: 128-bit integers, `f32` apart from `f64`, byte strings apart from arrays, `None`
+//! apart from unit, maps with any keys in input order.
+//!
+//! - [`read`]: `ArenaDeserialize` for every arena, from any self-describing format.
+
+use core::fmt;
+
+mod read;
+
+/// A value of serde's data model, in the arena: what a self-describing format (JSON,
+/// MessagePack, CBOR) can hand a visitor.
+///
+/// A `Value` is 24 bytes (a tag and a slice, or a scalar, or a reference to the rare node that
+/// needs more), and `Copy`: it only borrows the arena. Arrays and maps are arena slices of
+/// exactly their length; maps keep their entries in input order, duplicate and non-string keys
+/// included, as the input had them.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, Value};
+/// use serde::de::DeserializeSeed;
+///
+/// let bump = bumpalo::Bump::new();
+/// let json = r#"{"name": "Lyon", "population": 522000, "tags": ["city", null]}"#;
+/// let mut de = serde_json::Deserializer::from_str(json);
+/// let doc: Value = ArenaSeed::new(&bump).deserialize(&mut de)?;
+/// let Value::Map(entries) = doc else { panic!("an object") };
+/// assert_eq!(entries[0], (Value::Str("name"), Value::Str("Lyon")));
+/// assert_eq!(entries[1].1, Value::U64(522000));
+/// assert_eq!(entries[2].1, Value::Array(&[Value::Str("city"), Value::Unit]));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq)]
+pub enum Value<'bump> {
+    /// Unit, `()`: what JSON's `null` and MessagePack's `nil` read as.
+    Unit,
+    /// An absent option (`visit_none`): what CBOR's `null` and `undefined` read as.
+    None,
+    /// A present option (`visit_some`).
+    Some(&'bump Value<'bump>),
+    /// A boolean.
+    Bool(bool),
+    /// A signed integer that fits in an `i64`.
+    I64(i64),
+    /// An unsigned integer that fits in a `u64`.
+    U64(u64),
+    /// A signed integer a format handed over as `i128` (kept exactly; in the arena, as it is
+    /// rare and twice a word wide).
+    I128(&'bump i128),
+    /// An unsigned integer a format handed over as `u128`.
+    U128(&'bump u128),
+    /// A 32-bit float (kept apart from `f64`: reading it back as `f32` is exact).
+    F32(f32),
+    /// A 64-bit float.
+    F64(f64),
+    /// A character.
+    Char(char),
+    /// A string.
+    Str(&'bump str),
+    /// A byte string (distinct from an array of integers).
+    Bytes(&'bump [u8]),
+    /// A newtype struct's content (`visit_newtype_struct`).
+    Newtype(&'bump Value<'bump>),
+    /// A sequence.
+    Array(&'bump [Value<'bump>]),
+    /// A map: its entries in input order, keys of any kind, duplicates kept.
+    Map(&'bump [(Value<'bump>, Value<'bump>)]),
+    /// An enum a format handed over with `visit_enum`: the variant (a string or an index) and
+    /// its content (`Unit` for a unit variant).
+    Enum(&'bump (Value<'bump>, Value<'bump>)),
+}
+
+const _: () = assert!(size_of::<Value<'_>>() == 24);
+
+impl fmt::Debug for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unit => f.write_str("Unit"),
+            Self::None => f.write_str("None"),
+            Self::Some(v) => f.debug_tuple("Some").field(v).finish(),
+            Self::Bool(v) => f.debug_tuple("Bool").field(v).finish(),
+            Self::I64(v) => f.debug_tuple("I64").field(v).finish(),
+            Self::U64(v) => f.debug_tuple("U64").field(v).finish(),
+            Self::I128(v) => f.debug_tuple("I128").field(v).finish(),
+            Self::U128(v) => f.debug_tuple("U128").field(v).finish(),
+            Self::F32(v) => f.debug_tuple("F32").field(v).finish(),
+            Self::F64(v) => f.debug_tuple("F64").field(v).finish(),
+            Self::Char(v) => f.debug_tuple("Char").field(v).finish(),
+            Self::Str(v) => f.debug_tuple("Str").field(v).finish(),
+            Self::Bytes(v) => f.debug_tuple("Bytes").field(v).finish(),
+            Self::Newtype(v) => f.debug_tuple("Newtype").field(v).finish(),
+            Self::Array(v) => f.debug_list().entries(v.iter()).finish(),
+            Self::Map(v) => f
+                .debug_map()
+                .entries(v.iter().map(|(k, v)| (k, v)))
+                .finish(),
+            Self::Enum(v) => f.debug_tuple("Enum").field(&v.0).field(&v.1).finish(),
+        }
+    }
+}
