@@ -2,7 +2,7 @@
 //! only tighten the call's and their bytes count against its budget; on another arena they are
 //! a call of their own (a budget and a rewind of their own), under the same limits.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -73,14 +73,12 @@ impl<'bump, A: BumpAllocator + ?Sized> ReadPart<'bump, A> for Tightened {
 
 std::thread_local! {
     /// The other arena [`IntoOther`] reads into.
-    static OTHER: Cell<Option<&'static SlabArena>> = const { Cell::new(None) };
+    static OTHER: RefCell<SlabArena> = RefCell::new(SlabArena::new());
 }
 
-/// A fresh `SlabArena` for [`IntoOther`] on this thread.
-fn fresh_other() -> &'static SlabArena {
-    let other = Box::leak(Box::new(SlabArena::new()));
-    OTHER.set(Some(other));
-    other
+/// The other arena's used bytes.
+fn other_used() -> usize {
+    OTHER.with(|other| BumpAllocator::stats(&*other.borrow()).used_bytes)
 }
 
 /// Reads each element as a `&[&str]` into the thread's other arena, with a plain seed.
@@ -88,9 +86,11 @@ struct IntoOther;
 
 impl<'bump, A: BumpAllocator + ?Sized> ReadPart<'bump, A> for IntoOther {
     fn read<'de, S: SeqAccess<'de>>(_: &'bump A, seq: &mut S) -> Result<Option<()>, S::Error> {
-        let other = OTHER.get().expect("fresh_other() first");
-        let seed = ArenaSeed::<&[&str], SlabArena>::new(other);
-        Ok(seq.next_element_seed(seed)?.map(drop))
+        OTHER.with(|other| {
+            let other = other.borrow();
+            let seed = ArenaSeed::<&[&str], SlabArena>::new(&*other);
+            Ok(seq.next_element_seed(seed)?.map(drop))
+        })
     }
 }
 
@@ -149,10 +149,10 @@ fn a_seed_on_another_arena_is_a_call_of_its_own() {
     let limits = Limits::default().max_bytes(600);
     // Each element is a call on the other arena, with a budget of its own under the caller's
     // limit: 3 x 400 bytes there, nothing charged here.
-    let other = fresh_other();
+    let used = other_used();
     let json = format!("[{0},{0},{0}]", strings(1, 400));
     assert_eq!(read::<IntoOther>(&bump, limits, &json), Ok(3));
-    assert!(BumpAllocator::stats(other).used_bytes >= 1200);
+    assert!(other_used() >= used + 1200);
     // The caller's limit is in force there too.
     let e = read::<IntoOther>(&bump, limits, &format!("[{}]", strings(1, 700))).unwrap_err();
     assert!(e.contains("arena byte limit of 600 bytes exceeded"), "{e}");
@@ -161,14 +161,9 @@ fn a_seed_on_another_arena_is_a_call_of_its_own() {
 #[test]
 fn a_failed_call_on_another_arena_rewinds_that_arena() {
     let bump = bumpalo::Bump::new();
-    let other = fresh_other();
-    let used = BumpAllocator::stats(other).used_bytes;
+    let used = other_used();
     // The other arena reads two strings, then fails on a number.
     let e = read::<IntoOther>(&bump, Limits::default(), r#"[["abc", "def", 1]]"#).unwrap_err();
     assert!(e.contains("invalid type"), "{e}");
-    assert_eq!(
-        BumpAllocator::stats(other).used_bytes,
-        used,
-        "the other arena is back where it was"
-    );
+    assert_eq!(other_used(), used, "the other arena is back where it was");
 }
