@@ -278,6 +278,8 @@ macro_rules! differential {
         $crate::with_each_arena!(|arena| {
             let owned = format.decode_owned::<$owned_ty>($bytes);
             let read: Result<$arena_ty, String> = format.decode_in(arena, $bytes);
+            // Whatever happened, the call closed and left the thread's call state idle.
+            $crate::__deps::arena_core::__private::check_call_invariants();
             let context = format!("{format} {} {:02x?}", stringify!($arena_ty), $bytes);
             if let $crate::derive_support::Outcome::BothFailed(o, a) =
                 $crate::derive_support::compare(&context, owned, read)
