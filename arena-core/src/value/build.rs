@@ -210,7 +210,7 @@ impl<'bump> Value<'bump> {
     /// let arena = arena_core::SlabArena::new();
     /// let key = String::from("id");
     /// let object = Value::try_object(&arena, [(key.as_str(), Value::U64(7))])?;
-    /// drop(key); // the key was copied
+    /// drop(key); // the arena holds its own copy
     /// assert_eq!(object["id"], 7);
     /// # Ok::<(), arena_core::AllocError>(())
     /// ```

@@ -12,11 +12,11 @@
 //! - an `Enum` is what its `Serialize` writes: the variant alone for a unit variant, else an
 //!   object of one entry;
 //! - a map is an object, its entries in order, duplicates included. A key whose JSON text is a
-//!   string (`Str`, `Char`, or one inside `Some`/`Newtype`) is written as that string; any
-//!   other key is written as a string holding its compact JSON text: `1` as `"1"`, `true` as
-//!   `"true"`, `[1,2]` as `"[1,2]"`. For integers and booleans this is what serde_json writes;
-//!   for the keys serde_json refuses (null, bytes, arrays, maps, non-finite floats) it is still
-//!   a text.
+//!   string (`Str`, `Char`, one inside `Some`/`Newtype`, a unit variant named by one) is written
+//!   as that string; any other key is written as a string holding its compact JSON text: `1`
+//!   as `"1"`, `true` as `"true"`, `[1,2]` as `"[1,2]"`. For integers and booleans this is what
+//!   serde_json writes; for the keys serde_json refuses (null, bytes, arrays, maps, non-finite
+//!   floats) it is still a text.
 //!
 //! Strings are escaped as serde_json escapes them: `"`, `\` and the control characters.
 //! So a value serde_json can write (string keys) reads back, with serde_json, as the same
