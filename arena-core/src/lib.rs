@@ -78,7 +78,7 @@ pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
 pub use seed::ArenaSeed;
 pub use slab_arena::{SlabArena, SlabArenaBuilder, SlabCheckpoint, SlabStats};
 pub use thread_memory::release_thread_scratch;
-pub use value::Value;
+pub use value::{Value, ValueIndex};
 
 /// `#[derive(ArenaDeserialize)]` (feature `derive`).
 #[cfg(feature = "derive")]

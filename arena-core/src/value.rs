@@ -6,11 +6,22 @@
 //! nothing: 128-bit integers, `f32` apart from `f64`, byte strings apart from arrays, `None`
 //! apart from unit, maps with any keys in input order.
 //!
-//! - [`read`]: `ArenaDeserialize` for every arena, from any self-describing format.
+//! - [`read`]: `ArenaDeserialize` for every arena, from any self-describing format;
+//! - [`ser`]: `Serialize`, writing back each node as it was read;
+//! - [`display`]: `Display` as JSON text, compact or pretty;
+//! - [`access`]: the views of `serde_json::Value` (`get`, indexing, `pointer`, `as_*`, `is_*`,
+//!   comparison with primitives), through [`ValueIndex`];
+//! - [`build`]: constructors in an arena, and converting a `serde_json::Value`.
 
 use core::fmt;
 
+mod access;
+mod build;
+mod display;
 mod read;
+mod ser;
+
+pub use access::ValueIndex;
 
 /// A value of serde's data model, in the arena: what a self-describing format (JSON,
 /// MessagePack, CBOR) can hand a visitor.
