@@ -7,10 +7,15 @@
 //! apart from unit, maps with any keys in input order.
 //!
 //! - [`read`]: `ArenaDeserialize` for every arena, from any self-describing format.
+//! - [`replay`]: [`ValueDeserializer`], a `Deserializer` that replays a value into any serde
+//!   type with the rules of serde's own buffer.
 
 use core::fmt;
 
 mod read;
+mod replay;
+
+pub use replay::ValueDeserializer;
 
 /// A value of serde's data model, in the arena: what a self-describing format (JSON,
 /// MessagePack, CBOR) can hand a visitor.
