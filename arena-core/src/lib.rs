@@ -45,7 +45,8 @@
 //! - `scratch`, the stack sequences collect on, then `slice_builder`, where a sequence's
 //!   elements go and the visitor that reads one;
 //! - `arena_deserialize`, the trait (its slice hook uses `slice_builder`), then `seed`, which
-//!   opens calls, `impls`, `bstr` and `private`; `value` ([`Value`], a dynamic document);
+//!   opens calls, `impls`, `bstr` and `private`; `value` ([`Value`], a dynamic document, and
+//!   [`ValueDeserializer`], which replays one);
 //! - `thread_memory` ([`release_thread_scratch`], over `scratch` and `arena_vec`).
 
 mod allocator;
@@ -78,7 +79,7 @@ pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
 pub use seed::ArenaSeed;
 pub use slab_arena::{SlabArena, SlabArenaBuilder, SlabCheckpoint, SlabStats};
 pub use thread_memory::release_thread_scratch;
-pub use value::{Value, ValueIndex};
+pub use value::{Value, ValueDeserializer, ValueIndex};
 
 /// `#[derive(ArenaDeserialize)]` (feature `derive`).
 #[cfg(feature = "derive")]

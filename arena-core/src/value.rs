@@ -11,7 +11,9 @@
 //! - [`display`]: `Display` as JSON text, compact or pretty;
 //! - [`access`]: the views of `serde_json::Value` (`get`, indexing, `pointer`, `as_*`, `is_*`,
 //!   comparison with primitives), through [`ValueIndex`];
-//! - [`build`]: constructors in an arena, and converting a `serde_json::Value`.
+//! - [`build`]: constructors in an arena, and converting a `serde_json::Value`;
+//! - [`replay`]: [`ValueDeserializer`], a `Deserializer` that replays a value into any serde
+//!   type with the rules of serde's own buffer.
 
 use core::fmt;
 
@@ -19,9 +21,11 @@ mod access;
 mod build;
 mod display;
 mod read;
+mod replay;
 mod ser;
 
 pub use access::ValueIndex;
+pub use replay::ValueDeserializer;
 
 /// A value of serde's data model, in the arena: what a self-describing format (JSON,
 /// MessagePack, CBOR) can hand a visitor.

@@ -3,6 +3,7 @@
 pub mod derive_support;
 pub mod formats;
 pub mod recursive;
+pub mod shapes;
 
 pub use formats::Format;
 

@@ -7,6 +7,7 @@
 
 use arena_core::ArenaDeserialize;
 use arena_tests::derive_support::{Bytes, Pairs, SameAs};
+use arena_tests::shapes::{OwnedShape, Shape, shape};
 use arena_tests::{differential, twins};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -285,89 +286,6 @@ impl<T: Copy + SameAs<T>> SameAs<OwnedGeneric<T>> for Generic<'_, T, 2> {
     fn same_as(&self, o: &OwnedGeneric<T>) -> bool {
         self.fixed.same_as(&o.fixed) && self.rest.same_as(&o.rest)
     }
-}
-
-/// Every variant shape, renamed variants and fields, aliases, and an `other` variant.
-#[derive(ArenaDeserialize, Debug)]
-#[serde(rename_all = "snake_case", rename_all_fields = "camelCase")]
-enum Shape<'bump> {
-    Empty,
-    #[serde(rename = "circle", alias = "round")]
-    Circle(f64),
-    Rect(u32, u32),
-    Labelled {
-        label_text: &'bump str,
-        #[serde(default)]
-        side_count: u8,
-    },
-    #[serde(rename_all = "UPPERCASE")]
-    Polygon {
-        corner_points: &'bump [[i16; 2]],
-    },
-    Nested(Option<&'bump Shape<'bump>>),
-}
-
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[serde(rename_all = "snake_case", rename_all_fields = "camelCase")]
-enum OwnedShape {
-    Empty,
-    #[serde(rename = "circle", alias = "round")]
-    Circle(f64),
-    Rect(u32, u32),
-    Labelled {
-        label_text: String,
-        #[serde(default)]
-        side_count: u8,
-    },
-    #[serde(rename_all = "UPPERCASE")]
-    Polygon {
-        corner_points: Vec<[i16; 2]>,
-    },
-    Nested(Option<Box<OwnedShape>>),
-}
-
-impl SameAs<OwnedShape> for Shape<'_> {
-    fn same_as(&self, o: &OwnedShape) -> bool {
-        match (self, o) {
-            (Shape::Empty, OwnedShape::Empty) => true,
-            (Shape::Circle(a), OwnedShape::Circle(b)) => a.same_as(b),
-            (Shape::Rect(a, b), OwnedShape::Rect(c, d)) => a == c && b == d,
-            (
-                Shape::Labelled {
-                    label_text,
-                    side_count,
-                },
-                OwnedShape::Labelled {
-                    label_text: t,
-                    side_count: c,
-                },
-            ) => label_text.same_as(t) && side_count == c,
-            (Shape::Polygon { corner_points }, OwnedShape::Polygon { corner_points: c }) => {
-                corner_points.same_as(c)
-            }
-            (Shape::Nested(a), OwnedShape::Nested(b)) => a.same_as(b),
-            _ => false,
-        }
-    }
-}
-
-fn shape() -> impl Strategy<Value = OwnedShape> {
-    let leaf = prop_oneof![
-        Just(OwnedShape::Empty),
-        any::<f64>().prop_map(OwnedShape::Circle),
-        any::<(u32, u32)>().prop_map(|(a, b)| OwnedShape::Rect(a, b)),
-        (any::<String>(), any::<u8>()).prop_map(|(label_text, side_count)| {
-            OwnedShape::Labelled {
-                label_text,
-                side_count,
-            }
-        }),
-        any::<Vec<[i16; 2]>>().prop_map(|corner_points| OwnedShape::Polygon { corner_points }),
-        Just(OwnedShape::Nested(None)),
-    ];
-    leaf.prop_recursive(3, 8, 1, |inner| {
-        inner.prop_map(|s| OwnedShape::Nested(Some(Box::new(s))))
-    })
 }
 
 /// `other`, and variants skipped when reading.

@@ -1,0 +1,727 @@
+//! Replaying a [`Value`] into any serde type: [`ValueDeserializer`], a `Deserializer` over a
+//! document in the arena.
+//!
+//! Its rules are those of serde's private `ContentRefDeserializer` (serde 1.0.229,
+//! `src/private/de.rs`), the buffer serde_derive replays untagged and internally tagged enums
+//! from, method by method and message by message, so a type reads from a `Value` exactly what it
+//! reads from serde's own buffer. Where `Value` holds more than serde's `Content`, it says so:
+//! - `I128` and `U128` replay with `visit_i128` and `visit_u128`, wherever an integer or a float
+//!   is asked for (`Content` cannot hold them, and its `deserialize_i128` fails with "i128 is not
+//!   supported");
+//! - `Enum` replays with `visit_enum` from `deserialize_any`, and is an enum to
+//!   `deserialize_enum`, its content always present (`Unit` for a unit variant);
+//! - the source format's `is_human_readable` is kept, not serde's default `true`.
+//!
+//! Strings and byte strings are visited borrowed (`visit_borrowed_str`, `visit_borrowed_bytes`)
+//! for the arena's lifetime `'bump`, so a visitor can keep a `&'bump str` of the document.
+//! Integers are visited at the width `Value` stores (`visit_u64`, `visit_i64`, ...) and the
+//! visitor converts, as serde's buffer does; `Value` keeps every unsigned integer of 64 bits or
+//! fewer as `U64`, so `deserialize_identifier` accepts `U64` (serde's accepts `U8` and `U64`).
+//!
+//! An `ArenaDeserialize` type replayed through [`ArenaSeed`](crate::ArenaSeed) reads the same
+//! calls; a `&'bump str` in it is a copy, even in the arena the value lives in: the impl of
+//! `&'bump str` copies every string it is visited with, borrowed or not.
+
+use core::fmt;
+use core::marker::PhantomData;
+use core::slice;
+
+use serde::de::{
+    Deserialize, DeserializeSeed, Deserializer, EnumAccess, Error, Expected, IntoDeserializer,
+    MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
+};
+
+use super::Value;
+
+/// A serde `Deserializer` that replays a [`Value`], with the rules of serde's own buffer.
+///
+/// Made by [`Value::deserializer`] or [`ValueDeserializer::new`]; it copies the `Value` (24
+/// bytes) and borrows only the arena, so what a visitor borrows lives for `'bump`. The error type
+/// `E` is the caller's choice, as with serde's `IntoDeserializer`.
+///
+/// `is_human_readable` answers what the construction says: the source format's, so a type
+/// that reads differently from JSON and from a binary format (an IP address, a timestamp) reads
+/// the replay as it would have read the source.
+///
+/// A replay fails as serde's own buffer does: a type the value does not hold (``invalid type:
+/// string "x", expected u32``), an array longer than the visitor reads (`invalid length 3,
+/// expected 2 elements in sequence`), an enum that is neither a string nor a map with a single
+/// key, or the visitor's own error. See the [module docs](self) for the rules and where they go
+/// beyond serde's.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, Value};
+/// use serde::Deserialize;
+/// use serde::de::DeserializeSeed;
+///
+/// #[derive(Deserialize, Debug, PartialEq)]
+/// struct City<'a> {
+///     name: &'a str,
+///     population: u32,
+/// }
+///
+/// let bump = bumpalo::Bump::new();
+/// let json = r#"{"name": "Lyon", "population": 522000}"#;
+/// let mut de = serde_json::Deserializer::from_str(json);
+/// let doc: Value = ArenaSeed::new(&bump).deserialize(&mut de)?;
+/// // JSON is human-readable: the replay says so too.
+/// let city = City::deserialize(doc.deserializer::<serde_json::Error>(true))?;
+/// assert_eq!(city, City { name: "Lyon", population: 522000 });
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub struct ValueDeserializer<'bump, E> {
+    value: Value<'bump>,
+    human_readable: bool,
+    error: PhantomData<fn() -> E>,
+}
+
+impl<'bump, E> ValueDeserializer<'bump, E> {
+    /// A deserializer that replays `value`, answering `human_readable` to
+    /// `is_human_readable`.
+    #[must_use]
+    pub const fn new(value: &Value<'bump>, human_readable: bool) -> Self {
+        Self {
+            value: *value,
+            human_readable,
+            error: PhantomData,
+        }
+    }
+
+    /// A deserializer for `value`, a node inside this one, with the same `is_human_readable`.
+    const fn nested(&self, value: &Value<'bump>) -> Self {
+        Self::new(value, self.human_readable)
+    }
+}
+
+impl<'bump> Value<'bump> {
+    /// A serde `Deserializer` that replays this value into any `Deserialize` type (or any
+    /// `ArenaDeserialize` type, through [`ArenaSeed`](crate::ArenaSeed)), answering
+    /// `human_readable` to `is_human_readable`: pass the source format's
+    /// (`Deserializer::is_human_readable` of the deserializer the value was read from; `true`
+    /// for JSON, `false` for MessagePack and CBOR).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{ArenaSeed, Value};
+    /// use serde::de::DeserializeSeed;
+    ///
+    /// let bump = bumpalo::Bump::new();
+    /// let json = r#"["a", "bc"]"#;
+    /// let mut de = serde_json::Deserializer::from_str(json);
+    /// let doc: Value = ArenaSeed::new(&bump).deserialize(&mut de)?;
+    /// // Into the arena again, from the document instead of the text.
+    /// let replay = doc.deserializer::<serde_json::Error>(true);
+    /// let words: &[&str] = ArenaSeed::new(&bump).deserialize(replay)?;
+    /// assert_eq!(words, ["a", "bc"]);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn deserializer<E>(&self, human_readable: bool) -> ValueDeserializer<'bump, E> {
+        ValueDeserializer::new(self, human_readable)
+    }
+}
+
+/// `is_human_readable` is `true`, serde's default (as for serde's own `IntoDeserializer` types):
+/// for a value read from a binary format, use [`Value::deserializer`] with `false`.
+impl<'bump, E: Error> IntoDeserializer<'bump, E> for &Value<'bump> {
+    type Deserializer = ValueDeserializer<'bump, E>;
+
+    fn into_deserializer(self) -> ValueDeserializer<'bump, E> {
+        ValueDeserializer::new(self, true)
+    }
+}
+
+impl<'bump, E: Error> IntoDeserializer<'bump, E> for ValueDeserializer<'bump, E> {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<E> Clone for ValueDeserializer<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for ValueDeserializer<'_, E> {}
+
+impl<E> fmt::Debug for ValueDeserializer<'_, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ValueDeserializer")
+            .field("value", &self.value)
+            .field("human_readable", &self.human_readable)
+            .finish()
+    }
+}
+
+/// What an error says `value` is: serde's `content_unexpected`, and for the variants `Content`
+/// does not have, `Enum` for an enum and, for a 128-bit integer out of the 64-bit range,
+/// serde's own wording of `visit_i128` (``integer `N` as i128``).
+#[cold]
+fn invalid_type<E: Error>(value: &Value<'_>, expected: &dyn Expected) -> E {
+    let unexpected = match *value {
+        Value::Bool(v) => Unexpected::Bool(v),
+        Value::I64(v) => Unexpected::Signed(v),
+        Value::U64(v) => Unexpected::Unsigned(v),
+        Value::I128(&v) => match i64::try_from(v) {
+            Ok(v) => Unexpected::Signed(v),
+            Err(_) => return E::invalid_type(Unexpected::Other(&wide("i128", v)), expected),
+        },
+        Value::U128(&v) => match u64::try_from(v) {
+            Ok(v) => Unexpected::Unsigned(v),
+            Err(_) => return E::invalid_type(Unexpected::Other(&wide("u128", v)), expected),
+        },
+        Value::F32(v) => Unexpected::Float(f64::from(v)),
+        Value::F64(v) => Unexpected::Float(v),
+        Value::Char(v) => Unexpected::Char(v),
+        Value::Str(v) => Unexpected::Str(v),
+        Value::Bytes(v) => Unexpected::Bytes(v),
+        Value::None | Value::Some(_) => Unexpected::Option,
+        Value::Unit => Unexpected::Unit,
+        Value::Newtype(_) => Unexpected::NewtypeStruct,
+        Value::Array(_) => Unexpected::Seq,
+        Value::Map(_) => Unexpected::Map,
+        Value::Enum(_) => Unexpected::Enum,
+    };
+    E::invalid_type(unexpected, expected)
+}
+
+/// ``integer `v` as {ty}``, serde's words for a 128-bit integer a visitor does not take.
+#[cold]
+fn wide(ty: &str, v: impl fmt::Display) -> String {
+    format!("integer `{v}` as {ty}")
+}
+
+impl<'bump, E: Error> ValueDeserializer<'bump, E> {
+    #[cold]
+    fn invalid_type(&self, expected: &dyn Expected) -> E {
+        invalid_type(&self.value, expected)
+    }
+
+    /// An integer at the width it is stored; the visitor converts (serde's
+    /// `deserialize_integer`).
+    fn deserialize_integer<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::U64(v) => visitor.visit_u64(v),
+            Value::I64(v) => visitor.visit_i64(v),
+            Value::U128(&v) => visitor.visit_u128(v),
+            Value::I128(&v) => visitor.visit_i128(v),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    /// A float, or an integer for the visitor to convert (serde's `deserialize_float`).
+    fn deserialize_float<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::F32(v) => visitor.visit_f32(v),
+            Value::F64(v) => visitor.visit_f64(v),
+            _ => self.deserialize_integer(visitor),
+        }
+    }
+
+    /// `visitor.visit_enum` with `variant` and its content, if any.
+    fn visit_enum<V: Visitor<'bump>>(
+        &self,
+        variant: Value<'bump>,
+        content: Option<&'bump Value<'bump>>,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        visitor.visit_enum(EnumReplay {
+            variant: self.nested(&variant),
+            content: VariantReplay {
+                content,
+                human_readable: self.human_readable,
+                error: PhantomData,
+            },
+        })
+    }
+}
+
+impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Bool(v) => visitor.visit_bool(v),
+            Value::U64(v) => visitor.visit_u64(v),
+            Value::I64(v) => visitor.visit_i64(v),
+            Value::U128(&v) => visitor.visit_u128(v),
+            Value::I128(&v) => visitor.visit_i128(v),
+            Value::F32(v) => visitor.visit_f32(v),
+            Value::F64(v) => visitor.visit_f64(v),
+            Value::Char(v) => visitor.visit_char(v),
+            Value::Str(v) => visitor.visit_borrowed_str(v),
+            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
+            Value::Unit => visitor.visit_unit(),
+            Value::None => visitor.visit_none(),
+            Value::Some(v) => visitor.visit_some(self.nested(v)),
+            Value::Newtype(v) => visitor.visit_newtype_struct(self.nested(v)),
+            Value::Array(items) => visit_seq(items, self.human_readable, visitor),
+            Value::Map(entries) => visit_map(entries, self.human_readable, visitor),
+            Value::Enum((variant, content)) => self.visit_enum(*variant, Some(content), visitor),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Bool(v) => visitor.visit_bool(v),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn deserialize_i8<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    fn deserialize_i16<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    fn deserialize_i32<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    fn deserialize_i64<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    /// Any integer (serde's buffer has no 128-bit integers, and fails here).
+    fn deserialize_i128<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    fn deserialize_u8<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    fn deserialize_u16<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    fn deserialize_u32<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    fn deserialize_u64<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    /// Any integer (serde's buffer has no 128-bit integers, and fails here).
+    fn deserialize_u128<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_integer(visitor)
+    }
+
+    fn deserialize_f32<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_float(visitor)
+    }
+
+    fn deserialize_f64<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_float(visitor)
+    }
+
+    /// A char, or a string for the visitor to check.
+    fn deserialize_char<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Char(v) => visitor.visit_char(v),
+            Value::Str(v) => visitor.visit_borrowed_str(v),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    /// A string, or bytes for the visitor to check (a `char` is not a string here).
+    fn deserialize_str<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Str(v) => visitor.visit_borrowed_str(v),
+            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_str(visitor)
+    }
+
+    /// Bytes, a string, or an array for the visitor to read element by element.
+    fn deserialize_bytes<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Str(v) => visitor.visit_borrowed_str(v),
+            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
+            Value::Array(items) => visit_seq(items, self.human_readable, visitor),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_bytes(visitor)
+    }
+
+    /// `None` is `visit_none`, `Unit` is `visit_unit`, `Some(v)` is `visit_some` of `v`, and
+    /// anything else is present: `visit_some` of the value itself (JSON has no `Some`).
+    fn deserialize_option<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::None => visitor.visit_none(),
+            Value::Some(v) => visitor.visit_some(self.nested(v)),
+            Value::Unit => visitor.visit_unit(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    /// `Unit` only (not `None`: CBOR's `null`, read as `None`, is not a unit here).
+    fn deserialize_unit<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Unit => visitor.visit_unit(),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'bump>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        self.deserialize_unit(visitor)
+    }
+
+    /// `Newtype(v)` is `visit_newtype_struct` of `v`; anything else of the value itself (JSON
+    /// writes a newtype as its content).
+    fn deserialize_newtype_struct<V: Visitor<'bump>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        match self.value {
+            Value::Newtype(v) => visitor.visit_newtype_struct(self.nested(v)),
+            _ => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    /// An array, every element of which the visitor must read.
+    fn deserialize_seq<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Array(items) => visit_seq(items, self.human_readable, visitor),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'bump>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'bump>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        self.deserialize_seq(visitor)
+    }
+
+    /// A map, every entry of which the visitor must read.
+    fn deserialize_map<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Map(entries) => visit_map(entries, self.human_readable, visitor),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    /// A map, or an array (a struct written without field names).
+    fn deserialize_struct<V: Visitor<'bump>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        match self.value {
+            Value::Array(items) => visit_seq(items, self.human_readable, visitor),
+            Value::Map(entries) => visit_map(entries, self.human_readable, visitor),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    /// A map with a single key (the variant) and its content, a string (a unit variant), or an
+    /// `Enum`. Anything else is ``invalid type: ..., expected string or map``; a map of any
+    /// other size is ``invalid value: map, expected map with a single key``.
+    fn deserialize_enum<V: Visitor<'bump>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        match self.value {
+            Value::Map([(variant, content)]) => self.visit_enum(*variant, Some(content), visitor),
+            Value::Map(_) => Err(E::invalid_value(Unexpected::Map, &"map with a single key")),
+            Value::Str(_) => self.visit_enum(self.value, None, visitor),
+            Value::Enum((variant, content)) => self.visit_enum(*variant, Some(content), visitor),
+            _ => Err(invalid_type(&self.value, &"string or map")),
+        }
+    }
+
+    /// A string or bytes (a name), or `U64` (an index: `Value` keeps serde's `U8` and `U64`
+    /// alike as `U64`).
+    fn deserialize_identifier<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Str(v) => visitor.visit_borrowed_str(v),
+            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
+            Value::U64(v) => visitor.visit_u64(v),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    /// `visit_unit`, whatever the value.
+    fn deserialize_ignored_any<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+}
+
+/// `items` to `visitor.visit_seq`, then every item read (serde's `visit_content_seq_ref`).
+fn visit_seq<'bump, V: Visitor<'bump>, E: Error>(
+    items: &'bump [Value<'bump>],
+    human_readable: bool,
+    visitor: V,
+) -> Result<V::Value, E> {
+    let mut seq = SeqReplay {
+        iter: items.iter(),
+        count: 0,
+        human_readable,
+        error: PhantomData,
+    };
+    let value = visitor.visit_seq(&mut seq)?;
+    seq.end()?;
+    Ok(value)
+}
+
+/// `entries` to `visitor.visit_map`, then every entry read (serde's `visit_content_map_ref`).
+fn visit_map<'bump, V: Visitor<'bump>, E: Error>(
+    entries: &'bump [(Value<'bump>, Value<'bump>)],
+    human_readable: bool,
+    visitor: V,
+) -> Result<V::Value, E> {
+    let mut map = MapReplay {
+        iter: entries.iter(),
+        value: None,
+        count: 0,
+        human_readable,
+        error: PhantomData,
+    };
+    let value = visitor.visit_map(&mut map)?;
+    map.end()?;
+    Ok(value)
+}
+
+/// The elements of an array, to `visit_seq` (serde's `SeqRefDeserializer`).
+struct SeqReplay<'bump, E> {
+    iter: slice::Iter<'bump, Value<'bump>>,
+    /// How many elements the visitor has read.
+    count: usize,
+    human_readable: bool,
+    error: PhantomData<fn() -> E>,
+}
+
+impl<E: Error> SeqReplay<'_, E> {
+    /// Whether the visitor read every element: ``invalid length N, expected M elements in
+    /// sequence`` if not, `N` the array's length and `M` how many it read.
+    fn end(self) -> Result<(), E> {
+        match self.iter.len() {
+            0 => Ok(()),
+            remaining => Err(E::invalid_length(
+                self.count + remaining,
+                &ExpectedIn(self.count, "sequence"),
+            )),
+        }
+    }
+}
+
+impl<'bump, E: Error> SeqAccess<'bump> for SeqReplay<'bump, E> {
+    type Error = E;
+
+    fn next_element_seed<T: DeserializeSeed<'bump>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, E> {
+        match self.iter.next() {
+            Some(value) => {
+                self.count += 1;
+                seed.deserialize(ValueDeserializer::new(value, self.human_readable))
+                    .map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+/// The entries of a map, to `visit_map` (serde's `MapRefDeserializer`).
+struct MapReplay<'bump, E> {
+    iter: slice::Iter<'bump, (Value<'bump>, Value<'bump>)>,
+    /// The value of the key just read, until the visitor reads it.
+    value: Option<&'bump Value<'bump>>,
+    /// How many entries the visitor has read (their keys, at least).
+    count: usize,
+    human_readable: bool,
+    error: PhantomData<fn() -> E>,
+}
+
+impl<'bump, E: Error> MapReplay<'bump, E> {
+    /// Whether the visitor read every entry: ``invalid length N, expected M elements in map``
+    /// if not.
+    fn end(self) -> Result<(), E> {
+        match self.iter.len() {
+            0 => Ok(()),
+            remaining => Err(E::invalid_length(
+                self.count + remaining,
+                &ExpectedIn(self.count, "map"),
+            )),
+        }
+    }
+
+    fn next_pair(&mut self) -> Option<&'bump (Value<'bump>, Value<'bump>)> {
+        let pair = self.iter.next()?;
+        self.count += 1;
+        Some(pair)
+    }
+
+    const fn replay(&self, value: &Value<'bump>) -> ValueDeserializer<'bump, E> {
+        ValueDeserializer::new(value, self.human_readable)
+    }
+}
+
+impl<'bump, E: Error> MapAccess<'bump> for MapReplay<'bump, E> {
+    type Error = E;
+
+    fn next_key_seed<K: DeserializeSeed<'bump>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
+        match self.next_pair() {
+            Some((key, value)) => {
+                self.value = Some(value);
+                seed.deserialize(self.replay(key)).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// # Panics
+    ///
+    /// When called before `next_key_seed`: a bug of the visitor, not of the input (as serde's).
+    fn next_value_seed<V: DeserializeSeed<'bump>>(&mut self, seed: V) -> Result<V::Value, E> {
+        let value = self
+            .value
+            .take()
+            .expect("MapAccess::next_value called before next_key");
+        seed.deserialize(self.replay(value))
+    }
+
+    fn next_entry_seed<K: DeserializeSeed<'bump>, V: DeserializeSeed<'bump>>(
+        &mut self,
+        kseed: K,
+        vseed: V,
+    ) -> Result<Option<(K::Value, V::Value)>, E> {
+        match self.next_pair() {
+            Some((key, value)) => {
+                let key = kseed.deserialize(self.replay(key))?;
+                let value = vseed.deserialize(self.replay(value))?;
+                Ok(Some((key, value)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+/// serde's `ExpectedInSeq` and `ExpectedInMap`: ``N elements in {what}``.
+struct ExpectedIn(usize, &'static str);
+
+impl Expected for ExpectedIn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => write!(f, "1 element in {}", self.1),
+            n => write!(f, "{n} elements in {}", self.1),
+        }
+    }
+}
+
+/// An enum's variant and content, to `visit_enum` (serde's `EnumRefDeserializer`).
+struct EnumReplay<'bump, E> {
+    variant: ValueDeserializer<'bump, E>,
+    content: VariantReplay<'bump, E>,
+}
+
+impl<'bump, E: Error> EnumAccess<'bump> for EnumReplay<'bump, E> {
+    type Error = E;
+    type Variant = VariantReplay<'bump, E>;
+
+    fn variant_seed<V: DeserializeSeed<'bump>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, VariantReplay<'bump, E>), E> {
+        let variant = seed.deserialize(self.variant)?;
+        Ok((variant, self.content))
+    }
+}
+
+/// A variant's content, `None` for a variant written as a bare string (serde's
+/// `VariantRefDeserializer`).
+struct VariantReplay<'bump, E> {
+    content: Option<&'bump Value<'bump>>,
+    human_readable: bool,
+    error: PhantomData<fn() -> E>,
+}
+
+impl<'bump, E: Error> VariantReplay<'bump, E> {
+    const fn replay(&self, value: &Value<'bump>) -> ValueDeserializer<'bump, E> {
+        ValueDeserializer::new(value, self.human_readable)
+    }
+}
+
+impl<'bump, E: Error> VariantAccess<'bump> for VariantReplay<'bump, E> {
+    type Error = E;
+
+    /// No content, or content that reads as `()` (`Unit`).
+    fn unit_variant(self) -> Result<(), E> {
+        match self.content {
+            Some(value) => <()>::deserialize(self.replay(value)),
+            None => Ok(()),
+        }
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'bump>>(self, seed: T) -> Result<T::Value, E> {
+        match self.content {
+            Some(value) => seed.deserialize(self.replay(value)),
+            None => Err(E::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
+        }
+    }
+
+    fn tuple_variant<V: Visitor<'bump>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
+        match self.content {
+            Some(Value::Array(items)) => visit_seq(items, self.human_readable, visitor),
+            Some(other) => Err(invalid_type(other, &"tuple variant")),
+            None => Err(E::invalid_type(Unexpected::UnitVariant, &"tuple variant")),
+        }
+    }
+
+    fn struct_variant<V: Visitor<'bump>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        match self.content {
+            Some(Value::Map(entries)) => visit_map(entries, self.human_readable, visitor),
+            Some(Value::Array(items)) => visit_seq(items, self.human_readable, visitor),
+            Some(other) => Err(invalid_type(other, &"struct variant")),
+            None => Err(E::invalid_type(Unexpected::UnitVariant, &"struct variant")),
+        }
+    }
+}
