@@ -27,8 +27,13 @@ use core::fmt::{self, Write};
 use super::Value;
 
 impl fmt::Display for Value<'_> {
-    /// Writes the value as JSON: compact with `{}`, indented with `{:#}` (see the [module
-    /// documentation](self) for how each variant is written).
+    /// Writes the value as JSON: compact with `{}`, indented with `{:#}` (two spaces per level).
+    ///
+    /// Every value has a text, the same every time: `Unit` and `None` are `null`; `Some` and
+    /// `Newtype` their content; floats their shortest text that reads back as the same float,
+    /// NaN and infinities `null`; a `Char` a string; `Bytes` an array of numbers; an `Enum` the
+    /// variant alone (unit) or an object of one entry. A map key whose JSON text is not a
+    /// string is written as a string holding that text (`1` as `"1"`).
     ///
     /// # Errors
     ///

@@ -46,8 +46,18 @@ use super::Value;
 /// A replay fails as serde's own buffer does: a type the value does not hold (``invalid type:
 /// string "x", expected u32``), an array longer than the visitor reads (`invalid length 3,
 /// expected 2 elements in sequence`), an enum that is neither a string nor a map with a single
-/// key, or the visitor's own error. See the [module docs](self) for the rules and where they go
-/// beyond serde's.
+/// key, or the visitor's own error.
+///
+/// Where `Value` holds more than serde's buffer, the replay keeps it:
+/// - `I128` and `U128` replay with `visit_i128` and `visit_u128`, wherever an integer or a float
+///   is asked for (serde's buffer cannot hold them: "i128 is not supported");
+/// - `Enum` replays with `visit_enum` from `deserialize_any`, and is an enum to
+///   `deserialize_enum`, its content always present (`Unit` for a unit variant);
+/// - the source format's `is_human_readable` is kept, not serde's default `true`.
+///
+/// Strings and byte strings are visited borrowed for `'bump`; integers at the width `Value`
+/// stores, the visitor converting (every unsigned integer of 64 bits or fewer is a `U64`, so
+/// `deserialize_identifier` accepts `U64` where serde's buffer accepts `U8` and `U64`).
 ///
 /// # Examples
 ///
