@@ -6,8 +6,11 @@
 
 use core::fmt;
 
-use serde::de::{Deserialize, Deserializer, Error, SeqAccess, Visitor};
+use arena_core::{BumpAllocator, Value};
+use serde::de::{Deserialize, DeserializeOwned, Deserializer, Error, SeqAccess, Visitor};
 use serde::{Serialize, Serializer};
+
+use crate::Format;
 
 /// An arena value that can be compared with its owned twin (`&str` with `String`, `&[T]` with
 /// `Vec<T>` ...).
@@ -261,9 +264,66 @@ pub fn compare<A: SameAs<O> + fmt::Debug, O: fmt::Debug>(
     }
 }
 
+/// The owned type `O` read through serde's own buffer: serde_derive's code for an untagged enum
+/// reads the input into serde's private `Content` and replays it into each variant with
+/// `ContentRefDeserializer`, the rules [`Value`]'s replay follows.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Buffered<O> {
+    Value(O),
+}
+
+/// For a self-describing format: `bytes` read into an arena [`Value`] and replayed into the
+/// owned twin `O` reads what serde's own buffer reads (see [`Buffered`]): the same value, or
+/// both fail (serde's untagged enum replaces the message). `direct` is what reading the bytes
+/// into `O` gave. Where `Value` holds more than serde's buffer (128-bit integers, which it
+/// refuses to read), the replay must read what the bytes read directly.
+///
+/// [`Value`]: arena_core::Value
+pub fn compare_replay<O, A>(
+    context: &dyn fmt::Display,
+    format: Format,
+    arena: &A,
+    bytes: &[u8],
+    direct: &Result<O, String>,
+) where
+    O: DeserializeOwned + PartialEq + fmt::Debug,
+    A: BumpAllocator + ?Sized,
+{
+    if !format.is_self_describing() {
+        return;
+    }
+    let value: Result<Value<'_>, String> = format.decode_in(arena, bytes);
+    arena_core::__private::check_call_invariants();
+    let Ok(value) = value else {
+        return;
+    };
+    let ours =
+        O::deserialize(value.deserializer::<serde::de::value::Error>(format == Format::Json))
+            .map_err(|e| e.to_string());
+    let serde = format
+        .decode_owned::<Buffered<O>>(bytes)
+        .map(|Buffered::Value(o)| o);
+    match (&ours, serde, direct) {
+        (Ok(ours), Ok(serde), _) => assert_eq!(
+            ours, &serde,
+            "{context}: a Value replays unlike serde's buffer"
+        ),
+        (Err(_), Err(_), _) => {}
+        // serde's buffer could not hold it: the replay reads what the bytes read.
+        (_, Err(_), Ok(direct)) => assert_eq!(
+            ours.as_ref().ok(),
+            Some(direct),
+            "{context}: a Value serde's buffer cannot hold replays unlike the bytes"
+        ),
+        (ours, serde, _) => panic!("{context}: a Value replays {ours:?}, serde's buffer {serde:?}"),
+    }
+}
+
 /// Runs `$owned` (a value of the twin) through every format and both arenas: serialize with
 /// serde, read back with serde_derive into the twin and with the derive into `$arena_ty`
-/// (written with `'_`), and [`compare`]. Error messages must be equal too.
+/// (written with `'_`), and [`compare`]. Error messages must be equal too. In the
+/// self-describing formats, also [`compare_replay`].
 #[macro_export]
 macro_rules! differential {
     ($arena_ty:ty, $owned_ty:ty, $owned:expr) => {{
@@ -281,6 +341,7 @@ macro_rules! differential {
             // Whatever happened, the call closed and left the thread's call state idle.
             $crate::__deps::arena_core::__private::check_call_invariants();
             let context = format!("{format} {} {:02x?}", stringify!($arena_ty), $bytes);
+            $crate::derive_support::compare_replay(&context, format, arena, $bytes, &owned);
             if let $crate::derive_support::Outcome::BothFailed(o, a) =
                 $crate::derive_support::compare(&context, owned, read)
             {
