@@ -8,9 +8,9 @@
 //!
 //! Every result is checked before it is timed: turned into a `serde_json::Value`, it must equal
 //! the document as serde_json reads it, floats within one unit in the last place ([`check`]).
-//! What a value holds ([`Observed::held_bytes`]) is the arena's reserved
-//! bytes for the arena, and for the others the heap bytes a separate, untimed parse leaves
-//! allocated (the [`counting`] allocator's net bytes).
+//! What a value holds ([`Observed::held_bytes`]) is the arena's reserved bytes for the arena,
+//! and for the others the heap bytes a separate, untimed parse leaves allocated (the
+//! [`counting`] allocator's net bytes).
 
 use core::marker::PhantomData;
 use std::hint::black_box;
