@@ -1,19 +1,20 @@
-//! A global allocator that counts calls, only while asked to.
+//! A global allocator that counts calls and bytes, only while asked to.
 //!
 //! Both binaries install [`Counting`] around their allocator (`System` or `MiMalloc`). Counting
 //! is off while strategies are timed: then each call costs one relaxed load and a
-//! well-predicted branch on top of the real allocator. The separate, untimed counting pass
-//! turns it on for one document.
+//! well-predicted branch on top of the real allocator. The separate, untimed counting passes
+//! turn it on for one document.
 
 use core::alloc::{GlobalAlloc, Layout};
-use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 static ALLOCS: AtomicU64 = AtomicU64::new(0);
 static REALLOCS: AtomicU64 = AtomicU64::new(0);
 static DEALLOCS: AtomicU64 = AtomicU64::new(0);
+static NET_BYTES: AtomicI64 = AtomicI64::new(0);
 
-/// Wraps a global allocator and counts its calls while [`count`] runs.
+/// Wraps a global allocator and counts its calls and bytes while [`count`] runs.
 #[derive(Debug)]
 pub struct Counting<A>(pub A);
 
@@ -26,6 +27,9 @@ pub struct Calls {
     pub reallocs: u64,
     /// `dealloc`.
     pub deallocs: u64,
+    /// Bytes allocated minus bytes freed (as requested, without the allocator's own overhead):
+    /// what the heap still holds of what the counted code allocated.
+    pub net_bytes: i64,
 }
 
 /// Runs `f` with counting on, and returns its result and the calls it made (from every
@@ -34,6 +38,7 @@ pub fn count<R>(f: impl FnOnce() -> R) -> (R, Calls) {
     ALLOCS.store(0, Ordering::Relaxed);
     REALLOCS.store(0, Ordering::Relaxed);
     DEALLOCS.store(0, Ordering::Relaxed);
+    NET_BYTES.store(0, Ordering::Relaxed);
     ENABLED.store(true, Ordering::SeqCst);
     let r = f();
     ENABLED.store(false, Ordering::SeqCst);
@@ -41,15 +46,24 @@ pub fn count<R>(f: impl FnOnce() -> R) -> (R, Calls) {
         allocs: ALLOCS.load(Ordering::Relaxed),
         reallocs: REALLOCS.load(Ordering::Relaxed),
         deallocs: DEALLOCS.load(Ordering::Relaxed),
+        net_bytes: NET_BYTES.load(Ordering::Relaxed),
     };
     (r, calls)
 }
 
+/// Counts one call to `counter` that changes the heap by `bytes`.
 #[inline]
-fn bump(counter: &AtomicU64) {
+fn bump(counter: &AtomicU64, bytes: i64) {
     if ENABLED.load(Ordering::Relaxed) {
         counter.fetch_add(1, Ordering::Relaxed);
+        NET_BYTES.fetch_add(bytes, Ordering::Relaxed);
     }
+}
+
+/// `size` as a signed byte count (a layout's size is at most `isize::MAX`).
+#[inline]
+fn signed(size: usize) -> i64 {
+    i64::try_from(size).unwrap_or(i64::MAX)
 }
 
 // SAFETY: every method forwards to `A` with the caller's arguments unchanged, so `A`'s
@@ -57,21 +71,21 @@ fn bump(counter: &AtomicU64) {
 unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        bump(&ALLOCS);
+        bump(&ALLOCS, signed(layout.size()));
         // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which we pass on.
         unsafe { self.0.alloc(layout) }
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        bump(&ALLOCS);
+        bump(&ALLOCS, signed(layout.size()));
         // SAFETY: as for `alloc`.
         unsafe { self.0.alloc_zeroed(layout) }
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        bump(&DEALLOCS);
+        bump(&DEALLOCS, -signed(layout.size()));
         // SAFETY: `ptr` came from this allocator, which is `A`, with `layout` (the caller's
         // contract).
         unsafe { self.0.dealloc(ptr, layout) }
@@ -79,7 +93,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        bump(&REALLOCS);
+        bump(&REALLOCS, signed(new_size) - signed(layout.size()));
         // SAFETY: as for `dealloc`, and the caller guarantees `new_size` is valid.
         unsafe { self.0.realloc(ptr, layout, new_size) }
     }

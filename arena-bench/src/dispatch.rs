@@ -9,6 +9,7 @@ use crate::measure::{Plan, Row, measure};
 use crate::strategy::{
     ArenaFresh, ArenaReused, Borrowed, InPlace, MultitudeFresh, MultitudeReused, Owned, Strategy,
 };
+use crate::value::{ArenaValueFresh, SerdeValue, SimdJsonValue, SonicValue, ValueStrategy};
 
 /// Which global allocator a binary has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,11 +60,23 @@ pub enum StrategyId {
     MultitudeFresh,
     /// 6. multitude, one arena reset between documents.
     MultitudeReused,
+    /// Value table: `serde_json::Value`, system allocator: the baseline of the value table.
+    ValueSerdeSystem,
+    /// Value table: `serde_json::Value`, mimalloc.
+    ValueSerdeMimalloc,
+    /// Value table: `arena_core::Value` in a fresh `SlabArena` per document.
+    ValueSlabFresh,
+    /// Value table: `arena_core::Value` in a fresh `bumpalo::Bump` per document.
+    ValueBumpaloFresh,
+    /// Value table: simd-json's borrowed value, from a copy of the input.
+    ValueSimdJson,
+    /// Value table: sonic-rs's `Value`.
+    ValueSonicRs,
 }
 
 impl StrategyId {
-    /// Every strategy, in report order.
-    pub const ALL: [Self; 13] = [
+    /// Every strategy, in report order: the typed matrix, then the value table.
+    pub const ALL: [Self; 19] = [
         Self::OwnedSystem,
         Self::OwnedMimalloc,
         Self::InPlaceSystem,
@@ -77,6 +90,12 @@ impl StrategyId {
         Self::SlabReused,
         Self::MultitudeFresh,
         Self::MultitudeReused,
+        Self::ValueSerdeSystem,
+        Self::ValueSerdeMimalloc,
+        Self::ValueSlabFresh,
+        Self::ValueBumpaloFresh,
+        Self::ValueSimdJson,
+        Self::ValueSonicRs,
     ];
 
     /// The name in rows and on the command line.
@@ -96,6 +115,43 @@ impl StrategyId {
             Self::SlabReused => "slab-reused",
             Self::MultitudeFresh => "multitude-fresh",
             Self::MultitudeReused => "multitude-reused",
+            Self::ValueSerdeSystem => "value-serde-system",
+            Self::ValueSerdeMimalloc => "value-serde-mimalloc",
+            Self::ValueSlabFresh => "value-slab-fresh",
+            Self::ValueBumpaloFresh => "value-bumpalo-fresh",
+            Self::ValueSimdJson => "value-simd-json",
+            Self::ValueSonicRs => "value-sonic-rs",
+        }
+    }
+
+    /// Whether the strategy is one of the value table's: a dynamic value, of JSON only.
+    #[must_use]
+    pub const fn is_value(self) -> bool {
+        matches!(
+            self,
+            Self::ValueSerdeSystem
+                | Self::ValueSerdeMimalloc
+                | Self::ValueSlabFresh
+                | Self::ValueBumpaloFresh
+                | Self::ValueSimdJson
+                | Self::ValueSonicRs
+        )
+    }
+
+    /// Whether the strategy reads documents in `format`: the value table reads JSON only.
+    #[must_use]
+    pub fn reads(self, format: FormatId) -> bool {
+        !self.is_value() || format == FormatId::Json
+    }
+
+    /// The strategy whose time every speedup of this one is against: owned types for the typed
+    /// matrix, `serde_json::Value` for the value table, both under the system allocator.
+    #[must_use]
+    pub const fn baseline(self) -> Self {
+        if self.is_value() {
+            Self::ValueSerdeSystem
+        } else {
+            Self::OwnedSystem
         }
     }
 
@@ -109,7 +165,9 @@ impl StrategyId {
     #[must_use]
     pub const fn allocator(self) -> GlobalAllocator {
         match self {
-            Self::OwnedMimalloc | Self::InPlaceMimalloc => GlobalAllocator::Mimalloc,
+            Self::OwnedMimalloc | Self::InPlaceMimalloc | Self::ValueSerdeMimalloc => {
+                GlobalAllocator::Mimalloc
+            }
             _ => GlobalAllocator::System,
         }
     }
@@ -178,6 +236,17 @@ fn with_strategy<F: Format, D: Dataset, V: CellVisitor>(
         }
         StrategyId::MultitudeFresh => visitor.visit::<F, D, MultitudeFresh>(strategy),
         StrategyId::MultitudeReused => visitor.visit::<F, D, MultitudeReused>(strategy),
+        StrategyId::ValueSerdeSystem | StrategyId::ValueSerdeMimalloc => {
+            visitor.visit::<F, D, ValueStrategy<SerdeValue>>(strategy)
+        }
+        StrategyId::ValueSlabFresh => {
+            visitor.visit::<F, D, ValueStrategy<ArenaValueFresh<arena_core::SlabArena>>>(strategy)
+        }
+        StrategyId::ValueBumpaloFresh => {
+            visitor.visit::<F, D, ValueStrategy<ArenaValueFresh<bumpalo::Bump>>>(strategy)
+        }
+        StrategyId::ValueSimdJson => visitor.visit::<F, D, ValueStrategy<SimdJsonValue>>(strategy),
+        StrategyId::ValueSonicRs => visitor.visit::<F, D, ValueStrategy<SonicValue>>(strategy),
     }
 }
 

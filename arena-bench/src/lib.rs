@@ -7,13 +7,15 @@
 //! serde's `deserialize_in_place`, zero-copy borrowing, `#[derive(ArenaDeserialize)]` into
 //! bump arenas, and multitude's `#[derive(DeserializeIn)]`. Each cell runs in its own child
 //! process (so peak resident memory is per strategy); every result is checked equal to the
-//! owned result before it is timed.
+//! owned result before it is timed. The value table compares parsing each JSON document into a
+//! dynamic value: `arena_core::Value` in an arena against `serde_json::Value`, simd-json and
+//! sonic-rs.
 //!
 //! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
-//! [`dispatch`] their names and the dispatch from names to types, [`measure`] the generic
-//! measurement, [`figures`] the slab arena's figures, [`report`] the outputs and [`run`] the
-//! command.
+//! [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
+//! names to types, [`measure`] the generic measurement, [`figures`] the slab arena's figures,
+//! [`report`] the outputs and [`run`] the command.
 
 pub mod counting;
 pub mod datasets;
@@ -25,3 +27,4 @@ pub mod model;
 pub mod report;
 pub mod run;
 pub mod strategy;
+pub mod value;

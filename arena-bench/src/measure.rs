@@ -77,6 +77,11 @@ pub struct Row {
     /// of documents holds.
     #[serde(default)]
     pub arena_warm: Option<ArenaBytes>,
+    /// The bytes a warm document's value holds, for the value table's strategies: the arena's
+    /// reserved bytes, or the heap bytes its parse leaves allocated (see
+    /// [`value`](crate::value)).
+    #[serde(default)]
+    pub held_bytes: Option<u64>,
     /// Set when the cell could not be measured, saying why; the numbers are then zero.
     pub error: Option<String>,
 }
@@ -207,6 +212,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         live_bytes: observed.live_bytes,
         arena: observed.arena,
         arena_warm: warm.arena,
+        held_bytes: warm.held_bytes,
         ..Row::default()
     })
 }

@@ -214,6 +214,46 @@ impl<T: Digest> Digest for multitude::Box<T> {
     }
 }
 
+/// A JSON document read whole: what the value table checks every dynamic value against.
+/// Numbers hash as serde_json tells them apart (unsigned, negative, float), so an integer read
+/// as a float differs.
+impl Digest for serde_json::Value {
+    fn digest(&self, h: &mut DefaultHasher) {
+        use serde_json::Value;
+        match self {
+            Value::Null => h.write_u8(0),
+            Value::Bool(b) => {
+                h.write_u8(1);
+                b.digest(h);
+            }
+            Value::Number(n) => {
+                if let Some(u) = n.as_u64() {
+                    h.write_u8(2);
+                    h.write_u64(u);
+                } else if let Some(i) = n.as_i64() {
+                    h.write_u8(3);
+                    h.write_i64(i);
+                } else {
+                    h.write_u8(4);
+                    n.as_f64().unwrap_or(f64::NAN).digest(h);
+                }
+            }
+            Value::String(s) => {
+                h.write_u8(5);
+                digest_str(s, h);
+            }
+            Value::Array(items) => {
+                h.write_u8(6);
+                digest_seq(items.iter(), h);
+            }
+            Value::Object(map) => {
+                h.write_u8(7);
+                digest_map(map.iter(), h);
+            }
+        }
+    }
+}
+
 impl<A: Digest, B: Digest> Digest for (A, B) {
     fn digest(&self, h: &mut DefaultHasher) {
         self.0.digest(h);

@@ -2,11 +2,26 @@
 
 use std::fmt::Write as _;
 
+use crate::dispatch::StrategyId;
 use crate::figures::{self, Figures};
 use crate::measure::Row;
 
-/// The strategy every speedup is measured against.
+/// The strategy every speedup of the typed matrix is measured against.
 pub const BASELINE: &str = "owned-system";
+
+/// The strategy every speedup of the value table is measured against: `serde_json::Value`
+/// under the system allocator.
+pub const VALUE_BASELINE: &str = "value-serde-system";
+
+/// The baseline of the strategy called `strategy` ([`StrategyId::baseline`]).
+fn baseline_of(strategy: &str) -> &'static str {
+    StrategyId::from_name(strategy).map_or(BASELINE, |s| s.baseline().name())
+}
+
+/// Whether `row` is one of the value table's.
+fn is_value(row: &Row) -> bool {
+    StrategyId::from_name(&row.strategy).is_some_and(StrategyId::is_value)
+}
 
 /// What the run was: printed above the table and stored in `report.json`.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -40,9 +55,13 @@ pub struct ReportRow {
     pub row: Row,
     /// Input megabytes (10^6) per second at the median time.
     pub mb_per_s: Option<f64>,
-    /// Median per-document time (deserialization plus drop) of [`BASELINE`] on the same
-    /// format and dataset over this row's.
+    /// Median per-document time (deserialization plus drop) of the strategy's baseline
+    /// ([`BASELINE`], or [`VALUE_BASELINE`] in the value table) on the same format and dataset
+    /// over this row's.
     pub speedup: Option<f64>,
+    /// The value table: the bytes the value holds (`held_bytes`) over the input's size.
+    #[serde(default)]
+    pub held_per_input: Option<f64>,
 }
 
 /// The whole report.
@@ -67,8 +86,9 @@ impl Report {
         let rows = rows
             .iter()
             .map(|r| {
+                let baseline = baseline_of(&r.strategy);
                 let base = rows.iter().find(|b| {
-                    b.strategy == BASELINE
+                    b.strategy == baseline
                         && b.format == r.format
                         && b.dataset == r.dataset
                         && ok(b)
@@ -79,6 +99,10 @@ impl Report {
                     speedup: base
                         .filter(|_| ok(r) && r.total_median_ns > 0)
                         .map(|b| f(b.total_median_ns) / f(r.total_median_ns)),
+                    held_per_input: r
+                        .held_bytes
+                        .filter(|_| r.input_bytes > 0)
+                        .map(|held| f(held) / f(r.input_bytes)),
                     row: r.clone(),
                 }
             })
@@ -114,20 +138,11 @@ impl Report {
              ms per doc | speedup | allocs/doc | peak RSS MB | arena reserved (warm) / used / live MB |\n",
         );
         out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
-        for r in &self.rows {
+        for r in self.rows.iter().filter(|r| !is_value(&r.row)) {
             let row = &r.row;
-            if let Some(e) = &row.error {
-                let _ = writeln!(
-                    out,
-                    "| {} | {:.2} | not measured: {} |  |  |  |  |  |  |  |  |",
-                    r.name,
-                    f(row.input_bytes) / 1e6,
-                    e.replace('|', "/").replace('\n', " ")
-                );
+            if not_measured(&mut out, r, 8) {
                 continue;
             }
-            // Half the interquartile range, relative to the median.
-            let spread = f(row.p75_ns.saturating_sub(row.p25_ns)) / 2.0 / f(row.median_ns) * 100.0;
             let arena = match (row.arena, row.live_bytes) {
                 (Some(a), live) => format!(
                     "{:.2} ({}) / {} / {}",
@@ -148,7 +163,7 @@ impl Report {
                 r.name,
                 f(row.input_bytes) / 1e6,
                 f(row.median_ns) / 1e6,
-                spread,
+                spread(row),
                 r.mb_per_s.unwrap_or(0.0),
                 f(row.drop_median_ns) / 1e6,
                 f(row.total_median_ns) / 1e6,
@@ -159,20 +174,66 @@ impl Report {
                 arena,
             );
         }
+        if self.rows.iter().any(|r| is_value(&r.row)) {
+            out.push_str(&self.value_table());
+        }
         if let Some(figures) = &self.figures {
             out.push_str(&figures::markdown(&self.rows, figures));
         }
         out
     }
 
-    /// An SVG bar chart: per dataset, the speedup over [`BASELINE`] (geometric mean over the
-    /// formats) and the peak resident memory above the baseline (median over the formats), one
-    /// bar per strategy.
+    /// The value table, in Markdown: each JSON document parsed into a dynamic value.
+    fn value_table(&self) -> String {
+        let mut out = String::from(
+            "\n## Dynamic values (JSON)\n\nEach JSON document parsed into a dynamic value and \
+             dropped. Speedup: per document (parse + drop) against value-serde-system \
+             (`serde_json::Value`, system allocator). Held: the arena's reserved bytes (a warm \
+             document's), or the heap bytes the parse leaves allocated as requested from the \
+             allocator, its per-allocation overhead not counted (simd-json: the input's copy \
+             included).\n\n\
+             | format/dataset/strategy | input MB | parse ms | ± % | drop ms | ms per doc | \
+             speedup | allocs/doc | held MB | held / input | arena used MB | peak RSS MB |\n\
+             |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+        );
+        for r in self.rows.iter().filter(|r| is_value(&r.row)) {
+            let row = &r.row;
+            if not_measured(&mut out, r, 9) {
+                continue;
+            }
+            let mb = |bytes: Option<u64>| {
+                bytes.map_or_else(String::new, |b| format!("{:.2}", f(b) / 1e6))
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {:.2} | {:.3} | {:.1} | {:.3} | {:.3} | {} | {} | {} | {} | {} | {:.1} |",
+                r.name,
+                f(row.input_bytes) / 1e6,
+                f(row.median_ns) / 1e6,
+                spread(row),
+                f(row.drop_median_ns) / 1e6,
+                f(row.total_median_ns) / 1e6,
+                r.speedup
+                    .map_or_else(|| "n/a".to_owned(), |s| format!("{s:.2}x")),
+                calls(row),
+                mb(row.held_bytes),
+                r.held_per_input
+                    .map_or_else(String::new, |h| format!("{h:.2}")),
+                mb(row.arena_warm.and_then(|a| a.used)),
+                f(row.peak_rss_bytes) / 1e6,
+            );
+        }
+        out
+    }
+
+    /// An SVG bar chart of the typed matrix: per dataset, the speedup over [`BASELINE`]
+    /// (geometric mean over the formats) and the peak resident memory above the baseline
+    /// (median over the formats), one bar per strategy.
     #[must_use]
     pub fn svg(&self) -> String {
         let mut datasets: Vec<&str> = Vec::new();
         let mut strategies: Vec<&str> = Vec::new();
-        for r in &self.rows {
+        for r in self.rows.iter().filter(|r| !is_value(&r.row)) {
             if !datasets.contains(&r.row.dataset.as_str()) {
                 datasets.push(&r.row.dataset);
             }
@@ -296,6 +357,28 @@ impl Report {
         s.push_str("</svg>\n");
         s
     }
+}
+
+/// Writes `r` as a row not measured, with `empty` empty cells after the reason, if it has an
+/// error; returns whether it had.
+fn not_measured(out: &mut String, r: &ReportRow, empty: usize) -> bool {
+    let Some(e) = &r.row.error else {
+        return false;
+    };
+    let _ = writeln!(
+        out,
+        "| {} | {:.2} | not measured: {} |{}",
+        r.name,
+        f(r.row.input_bytes) / 1e6,
+        e.replace('|', "/").replace('\n', " "),
+        "  |".repeat(empty)
+    );
+    true
+}
+
+/// Half the interquartile range of the deserialization time, relative to its median, in %.
+fn spread(row: &Row) -> f64 {
+    f(row.p75_ns.saturating_sub(row.p25_ns)) / 2.0 / f(row.median_ns) * 100.0
 }
 
 /// Global-allocator calls per document, and the arena's own OS calls when it maps memory

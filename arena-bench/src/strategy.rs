@@ -47,6 +47,9 @@ pub struct Observed {
     pub live_bytes: Option<u64>,
     /// The arena's memory, for arena strategies.
     pub arena: Option<ArenaBytes>,
+    /// The bytes the value holds, for the value table's strategies (see
+    /// [`value`](crate::value)).
+    pub held_bytes: Option<u64>,
 }
 
 /// One allocation strategy.
@@ -338,7 +341,8 @@ impl ArenaKind for arena_core::SlabArena {
     }
 }
 
-fn arena_bytes<K: BumpAllocator>(arena: &K) -> ArenaBytes {
+/// `arena`'s memory, from its stats.
+pub(crate) fn arena_bytes<K: BumpAllocator>(arena: &K) -> ArenaBytes {
     let stats = arena.stats();
     ArenaBytes {
         reserved: stats.reserved_bytes as u64,

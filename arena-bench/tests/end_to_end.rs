@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use arena_bench::dispatch::StrategyId;
-use arena_bench::report::{BASELINE, Report};
+use arena_bench::report::{BASELINE, Report, VALUE_BASELINE};
 
 fn run(out: &PathBuf, args: &[&str]) -> Report {
     let output = Command::new(env!("CARGO_BIN_EXE_arena-bench"))
@@ -36,8 +36,14 @@ fn run(out: &PathBuf, args: &[&str]) -> Report {
     serde_json::from_str(&json).expect("report.json parses")
 }
 
+/// Checks every row; `formats` includes JSON when `strategies` has any of the value table's,
+/// which read JSON only.
 fn check_rows(report: &Report, formats: usize, datasets: usize, strategies: &[StrategyId]) {
-    assert_eq!(report.rows.len(), formats * datasets * strategies.len());
+    let cells: usize = strategies
+        .iter()
+        .map(|s| if s.is_value() { 1 } else { formats })
+        .sum();
+    assert_eq!(report.rows.len(), cells * datasets);
     for strategy in strategies {
         assert!(
             report
@@ -68,7 +74,7 @@ fn check_rows(report: &Report, formats: usize, datasets: usize, strategies: &[St
             r.name
         );
         assert!(r.speedup.is_some_and(|s| s > 0.0), "{}: no speedup", r.name);
-        if row.strategy == BASELINE {
+        if row.strategy == BASELINE || row.strategy == VALUE_BASELINE {
             assert!((r.speedup.unwrap() - 1.0).abs() < 1e-9);
             // Owned types allocate for every string of the document.
             assert!(
@@ -87,7 +93,20 @@ fn check_rows(report: &Report, formats: usize, datasets: usize, strategies: &[St
                 r.name
             );
         }
-        if row.strategy.contains("fresh") || row.strategy.contains("reused") {
+        if row.strategy.starts_with("value-") {
+            assert_eq!(row.format, "json", "{}: the value table reads JSON", r.name);
+            let held = row
+                .held_bytes
+                .unwrap_or_else(|| panic!("{}: no held bytes", r.name));
+            assert!(held > 0, "{}: holds nothing", r.name);
+            if let Some(arena) = row.arena_warm {
+                assert!(
+                    arena.used.is_some_and(|used| used > 0 && used <= held),
+                    "{}: {arena:?}, held {held}",
+                    r.name
+                );
+            }
+        } else if row.strategy.contains("fresh") || row.strategy.contains("reused") {
             let arena = row
                 .arena
                 .unwrap_or_else(|| panic!("{}: no arena figures", r.name));

@@ -10,6 +10,11 @@
 //! - a failed call leaves a bump-scope or slab arena's used bytes as they were (rewind on error);
 //! - a recursive type (arena only: serde's owned twin would overflow the stack on deep input)
 //!   returns a value or an error.
+//!
+//! The `value` target checks its own property, in [`value`]: any bytes read into
+//! `arena_core::Value`.
+
+pub mod value;
 
 use std::fmt;
 

@@ -2,6 +2,7 @@
 
 pub mod derive_support;
 pub mod formats;
+pub mod hostile;
 pub mod recursive;
 pub mod shapes;
 

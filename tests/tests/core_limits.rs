@@ -2,6 +2,7 @@
 //! overflow the stack, and a failed call leaves the arena as it was where the backend can rewind.
 
 use arena_core::{ArenaDeserialize, ArenaSeed, BStr, BumpAllocator, Limits};
+use arena_tests::hostile::{failing_at_the_end, on_small_stack};
 use arena_tests::recursive::{Chain, Tree};
 use arena_tests::{Format, with_each_arena};
 use serde::de::DeserializeSeed;
@@ -117,17 +118,6 @@ fn the_byte_budget_counts_everything_the_call_allocates() {
     }
 }
 
-/// Runs `f` on a thread with a 2 MiB stack, the smallest common default (macOS secondary
-/// threads use 512 KiB, Linux main threads 8 MiB): deep input must not need more.
-fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap();
-}
-
 #[test]
 fn deep_nesting_is_a_depth_error_not_a_stack_overflow() {
     on_small_stack(|| {
@@ -231,16 +221,6 @@ fn ten_megabytes_of_tiny_arrays_hit_the_budget() {
         );
         assert!(BumpAllocator::stats(arena).reserved_bytes < 4 << 20);
     });
-}
-
-/// A long list of strings that fails at its very end.
-fn failing_at_the_end() -> String {
-    let mut bad = String::from("[");
-    for i in 0..1000 {
-        bad.push_str(&format!("\"string number {i}\","));
-    }
-    bad.push_str("42]");
-    bad
 }
 
 /// A thousand failed calls on one arena leave its used bytes where they were.

@@ -47,6 +47,13 @@ fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String>
     let format = FormatId::from_name(format).ok_or("unknown format")?;
     let dataset = DatasetId::from_name(dataset).ok_or("unknown dataset")?;
     let strategy = StrategyId::from_name(strategy).ok_or("unknown strategy")?;
+    if !strategy.reads(format) {
+        return Err(format!(
+            "{} reads JSON only, not {}",
+            strategy.name(),
+            format.name()
+        ));
+    }
     if strategy.allocator() != allocator {
         return Err(format!(
             "{} needs the {} allocator, this binary has {}",

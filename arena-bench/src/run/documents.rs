@@ -4,23 +4,40 @@
 use std::path::{Path, PathBuf};
 
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, twitter};
+use crate::dispatch::StrategyId;
 use crate::format::FormatId;
 use crate::model::digest_of;
+use crate::value::document_digest;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
-/// A dataset's documents, one per format, and the digest of its owned value (what every
-/// strategy's result must reproduce).
+/// A dataset's documents, one per format, and the digests every strategy's result must
+/// reproduce.
 #[derive(Debug)]
 pub struct Documents {
     /// The dataset.
     pub dataset: DatasetId,
-    /// [`digest_of`] the owned value.
+    /// [`digest_of`] the owned value: what the typed strategies must reproduce.
     pub digest: u64,
+    /// [`document_digest`] of the JSON document, when JSON is among the formats: what the
+    /// value table's strategies must reproduce.
+    pub value_digest: Option<u64>,
     /// The document in each format.
     pub bytes: Vec<(FormatId, Vec<u8>)>,
+}
+
+impl Documents {
+    /// The digest `strategy`'s result must have, if it reads any of these documents.
+    #[must_use]
+    pub fn expected_digest(&self, strategy: StrategyId) -> Option<u64> {
+        if strategy.is_value() {
+            self.value_digest
+        } else {
+            Some(self.digest)
+        }
+    }
 }
 
 fn encode_all<D: Dataset>(
@@ -38,9 +55,15 @@ fn encode_all<D: Dataset>(
         };
         bytes.push((format, document));
     }
+    let value_digest = bytes
+        .iter()
+        .find(|(format, _)| *format == FormatId::Json)
+        .map(|(_, json)| document_digest(json))
+        .transpose()?;
     Ok(Documents {
         dataset,
         digest: digest_of(owned),
+        value_digest,
         bytes,
     })
 }

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use super::Options;
-use super::documents::documents;
+use super::documents::{Documents, documents};
 use crate::datasets::{DatasetId, city};
 use crate::dispatch::{GlobalAllocator, StrategyId};
 use crate::figures::Figures;
@@ -27,21 +27,22 @@ fn default_out_dir() -> PathBuf {
 /// A dataset's documents written to files for the children.
 struct Prepared {
     dataset: DatasetId,
-    digest: u64,
+    /// The documents, their bytes left out.
+    digests: Documents,
     files: Vec<(FormatId, PathBuf)>,
 }
 
 fn prepare(dataset: DatasetId, o: &Options, dir: &Path) -> Result<Prepared, String> {
-    let docs = documents(dataset, o.city_bytes, &o.formats)?;
+    let mut docs = documents(dataset, o.city_bytes, &o.formats)?;
     let mut files = Vec::new();
-    for (format, bytes) in docs.bytes {
+    for (format, bytes) in std::mem::take(&mut docs.bytes) {
         let path = dir.join(format!("{}.{}", dataset.name(), format.name()));
         std::fs::write(&path, &bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
         files.push((format, path));
     }
     Ok(Prepared {
         dataset,
-        digest: docs.digest,
+        digests: docs,
         files,
     })
 }
@@ -131,6 +132,7 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
         .flat_map(|(format, p, path)| {
             o.strategies
                 .iter()
+                .filter(move |s| s.reads(format))
                 .map(move |&strategy| (format, p, strategy, path))
         })
         .collect();
@@ -316,11 +318,15 @@ fn run_child(
     o: &Options,
     budget_ms: u64,
 ) -> Result<Row, String> {
+    let digest = prepared
+        .digests
+        .expected_digest(strategy)
+        .ok_or("no JSON document to check a value against")?;
     let output = Command::new(binary)
         .arg("--child")
         .args([format.name(), prepared.dataset.name(), strategy.name()])
         .arg(input)
-        .arg(format!("{:016x}", prepared.digest))
+        .arg(format!("{digest:016x}"))
         .arg(budget_ms.to_string())
         .arg(o.threads.to_string())
         .output()
