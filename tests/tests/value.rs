@@ -530,3 +530,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_messagepack_extension_is_written_back_as_one() {
+    // fixext 1 (tag 5, one byte) and ext 8 (tag -3, three bytes): read as a newtype of
+    // `(tag, bytes)`, written back as the same extension, byte for byte.
+    for input in [vec![0xd4, 0x05, 0x2a], vec![0xc7, 0x03, 0xfd, 1, 2, 3]] {
+        with_each_arena!(|arena| {
+            let value: Value = Format::MsgPack.decode_in(arena, &input).unwrap();
+            assert!(matches!(value, Value::Newtype(_)), "{value:?}");
+            assert_eq!(rmp_serde::to_vec(&value).unwrap(), input);
+        });
+    }
+    // Any other newtype is written as its content.
+    let bump = bumpalo::Bump::new();
+    let newtype = Value::newtype(&bump, Value::U64(7));
+    assert_eq!(rmp_serde::to_vec(&newtype).unwrap(), [7]);
+    assert_eq!(serde_json::to_string(&newtype).unwrap(), "7");
+}

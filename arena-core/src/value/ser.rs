@@ -11,11 +11,46 @@ use super::Value;
 /// and CBOR ignore it; formats that record names (RON, for one) write it.
 const NEWTYPE_NAME: &str = "Newtype";
 
+/// The name rmp-serde gives a MessagePack extension (`rmp_serde::MSGPACK_EXT_STRUCT_NAME`): it
+/// reads one as a newtype of `(tag, bytes)`, and writes a newtype of that name, holding a tuple
+/// of an `i8` and bytes, as an extension again.
+const EXT_NAME: &str = "_ExtStruct";
+
+/// A MessagePack extension's content as rmp-serde writes it: a tuple of its tag and its bytes.
+struct Ext<'a>(i8, &'a [u8]);
+
+impl Serialize for Ext<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let mut tuple = serializer.serialize_tuple(2)?;
+        tuple.serialize_element(&self.0)?;
+        tuple.serialize_element(&Value::Bytes(self.1))?;
+        tuple.end()
+    }
+}
+
+/// The extension a newtype's content holds, if it is one: an array of a tag that fits an `i8`
+/// and bytes, which is what a MessagePack extension reads as.
+fn as_ext<'a>(content: &Value<'a>) -> Option<Ext<'a>> {
+    let Value::Array([tag, Value::Bytes(bytes)]) = *content else {
+        return None;
+    };
+    let tag = match *tag {
+        Value::I64(t) => i8::try_from(t).ok()?,
+        Value::U64(t) => i8::try_from(t).ok()?,
+        _ => return None,
+    };
+    Some(Ext(tag, bytes))
+}
+
 impl Serialize for Value<'_> {
     /// Writes the value as it was read: `Unit` with `serialize_unit`, `None` and `Some` as an
     /// option, each number with its own width (`I128` with `serialize_i128`, `F32` with
     /// `serialize_f32`, ...), `Bytes` with `serialize_bytes`, `Newtype` with
-    /// `serialize_newtype_struct` named `"Newtype"`, arrays and maps with their length and
+    /// `serialize_newtype_struct` named `"Newtype"` (or, when it holds what a MessagePack
+    /// extension reads as, an `i8` tag and bytes, named `"_ExtStruct"` with a tuple, so
+    /// rmp-serde writes the extension again; JSON and CBOR write the same array either way),
+    /// arrays and maps with their length and
     /// their elements in order (map keys of any kind, duplicates included).
     ///
     /// An `Enum` is written as serde's externally tagged enums are in JSON, MessagePack and
@@ -58,7 +93,10 @@ impl Serialize for Value<'_> {
             Value::Char(v) => serializer.serialize_char(v),
             Value::Str(v) => serializer.serialize_str(v),
             Value::Bytes(v) => serializer.serialize_bytes(v),
-            Value::Newtype(v) => serializer.serialize_newtype_struct(NEWTYPE_NAME, v),
+            Value::Newtype(v) => match as_ext(v) {
+                Some(ext) => serializer.serialize_newtype_struct(EXT_NAME, &ext),
+                None => serializer.serialize_newtype_struct(NEWTYPE_NAME, v),
+            },
             Value::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
