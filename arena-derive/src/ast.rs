@@ -139,10 +139,27 @@ impl<'a> Container<'a> {
     }
 
     /// The fields read from the input: the [`deserialized_fields`] of the struct, or of every
-    /// deserialized variant.
-    pub fn deserialized_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+    /// deserialized variant; of a `transparent` struct, the [`transparent_fields`] only.
+    ///
+    /// [`transparent_fields`]: Self::transparent_fields
+    pub fn deserialized_fields(&self) -> Vec<&Field<'a>> {
+        if self.attrs.transparent.is_some() {
+            return self.transparent_fields().collect();
+        }
         self.built_field_lists()
             .flat_map(|fields| deserialized_fields(fields).map(|(_, field)| field))
+            .collect()
+    }
+
+    /// The fields of a struct that `transparent` may read the whole value as (see
+    /// [`Field::allows_transparent`]); `check_transparent` requires exactly one. None for an
+    /// enum.
+    pub fn transparent_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+        let fields = match &self.data {
+            Data::Struct(_, fields) => fields.as_slice(),
+            Data::Enum(_) => &[],
+        };
+        fields.iter().filter(|field| field.allows_transparent())
     }
 
     /// A struct's fields, or the fields of each deserialized variant.
@@ -155,6 +172,27 @@ impl<'a> Container<'a> {
             self.deserialized_variants()
                 .map(|(_, variant)| variant.fields.as_slice()),
         )
+    }
+}
+
+impl Field<'_> {
+    /// Whether `transparent` may read the whole value as this field, by serde_derive's rule
+    /// (`allow_transparent`): it is not skipped, has no default, and is not a `PhantomData`.
+    /// The other fields are built from their defaults.
+    pub fn allows_transparent(&self) -> bool {
+        let mut ty = self.ty;
+        while let syn::Type::Group(group) = ty {
+            ty = &group.elem;
+        }
+        let phantom = match ty {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .is_some_and(|segment| segment.ident == "PhantomData"),
+            _ => false,
+        };
+        !phantom && !self.attrs.skip_deserializing && self.attrs.default.is_none()
     }
 }
 

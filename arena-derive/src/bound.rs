@@ -96,32 +96,31 @@ impl Params {
     }
 }
 
-/// One bound per deserialized field: `FieldType: ArenaDeserialize<'bump, A>`, and
-/// `FieldType: Default` where a default is built. Fields whose type names the container itself
-/// get none: the impl being defined proves them, and the bound would make the trait solver loop.
+/// One bound per field read from the input ([`Container::deserialized_fields`]):
+/// `FieldType: ArenaDeserialize<'bump, A>`, and `FieldType: Default` for each field built with
+/// `Default::default()`. Fields whose type names the container itself get none: the impl being
+/// defined proves them, and the bound would make the trait solver loop.
 fn field_bounds(
     cont: &Container,
     krate: &TokenStream,
     bump: &syn::Lifetime,
     arena: &TokenStream,
 ) -> Vec<TokenStream> {
-    let mut bounds = Vec::new();
-    for field in cont.built_fields() {
-        let ty = field.ty;
-        if mentions(ty.to_token_stream(), cont.ident) {
-            continue;
-        }
-        if !field.attrs.skip_deserializing
-            && field.attrs.deserialize_with.is_none()
-            && !is_primitive(ty)
-        {
-            bounds.push(quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>));
-        }
-        if matches!(field.attrs.default, attr::Default::Trait) {
-            bounds.push(quote!(#ty: ::core::default::Default));
-        }
-    }
-    bounds
+    let not_recursive = |ty: &syn::Type| !mentions(ty.to_token_stream(), cont.ident);
+    let read = cont
+        .deserialized_fields()
+        .into_iter()
+        .filter(|field| field.attrs.deserialize_with.is_none())
+        .map(|field| field.ty)
+        .filter(|ty| not_recursive(ty) && !is_primitive(ty))
+        .map(|ty| quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>));
+    let defaulted = cont
+        .built_fields()
+        .filter(|field| matches!(field.attrs.default, attr::Default::Trait))
+        .map(|field| field.ty)
+        .filter(|ty| not_recursive(ty))
+        .map(|ty| quote!(#ty: ::core::default::Default));
+    read.chain(defaulted).collect()
 }
 
 /// Whether `tokens` contain the identifier `ident`.

@@ -364,7 +364,8 @@ fn visit_seq_body(
     }
 }
 
-/// `#[arena(transparent)]`: the one field is read as the whole value.
+/// `#[arena(transparent)]`: the one field that allows it ([`Field::allows_transparent`]) is
+/// read as the whole value, the others are built from their defaults.
 fn transparent(params: &Params, fields: &[Field]) -> TokenStream {
     let Params {
         krate, bump, arena, ..
@@ -372,7 +373,9 @@ fn transparent(params: &Params, fields: &[Field]) -> TokenStream {
     let mut read = None;
     let members = fields.iter().map(|field| {
         let member = &field.member;
-        if field.attrs.skip_deserializing {
+        if !field.allows_transparent() {
+            // Without a default of its own (a `PhantomData`, or a skipped field of a container
+            // with a `default`): `Default::default()`.
             let value = explicit_default(field)
                 .unwrap_or_else(|| quote!(::core::default::Default::default()));
             quote!(#member: #value)

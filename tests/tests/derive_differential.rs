@@ -268,6 +268,23 @@ impl SameAs<OwnedTransparent> for Transparent<'_> {
     }
 }
 
+twins! {
+    /// `transparent` reads the one field that is neither skipped, nor has a default, nor is a
+    /// `PhantomData` (serde_derive's `allow_transparent`): `text`.
+    #[serde(transparent)]
+    struct TransparentAmongOthers<'bump> / OwnedTransparentAmongOthers {
+        #[serde(skip)]
+        before: bool => bool,
+        text: &'bump str => String,
+        #[serde(skip)]
+        after: bool => bool,
+        // `skip_serializing`: serde's `Serialize` counts the fields it writes.
+        #[serde(default, skip_serializing)]
+        defaulted: u8 => u8,
+        marker: core::marker::PhantomData<()> => core::marker::PhantomData<()>,
+    }
+}
+
 /// Generic type parameters, a const generic and bounds.
 #[derive(ArenaDeserialize, Debug)]
 struct Generic<'bump, T: Copy, const N: usize> {
@@ -633,6 +650,10 @@ proptest! {
     #[test]
     fn transparent(v in any::<Vec<String>>()) {
         differential!(Transparent<'_>, OwnedTransparent, &OwnedTransparent { inner: v, extra: 0 })
+    }
+    #[test]
+    fn transparent_among_others(v in any::<OwnedTransparentAmongOthers>()) {
+        differential!(TransparentAmongOthers<'_>, OwnedTransparentAmongOthers, &v)
     }
     #[test]
     fn generic(fixed in any::<[u16; 2]>(), rest in any::<Vec<u16>>()) {
