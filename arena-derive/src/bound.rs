@@ -1,5 +1,5 @@
-//! The generics of the generated impl: the arena lifetime, the allocator parameter, and one
-//! bound per deserialized field.
+//! The generics of the generated impl: the arena lifetime, the allocator parameter, one bound
+//! per deserialized field, and `Self: Default` under a container `default`.
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
@@ -26,7 +26,8 @@ pub struct Params {
     pub this_ty: TokenStream,
     /// The type's own where clause, for the helper structs.
     pub struct_where: TokenStream,
-    /// The type's where clause plus the field bounds (or `bound`), for the impls.
+    /// The type's where clause plus the inferred bounds (or `bound`), for the impls: one per
+    /// field (see `field_bounds`), and `Self: Default` under a container `default`.
     pub impl_where: TokenStream,
     /// The type's name, for `expecting` messages.
     pub type_name: String,
@@ -64,13 +65,22 @@ impl Params {
         let (de_impl_generics, _, _) = de_generics.split_for_impl();
         let (_, ty_generics, where_clause) = cont.generics.split_for_impl();
         let ident = cont.ident;
+        let this_ty = quote!(#ident #ty_generics);
 
         let mut predicates: Vec<TokenStream> = where_clause
             .map(|w| w.predicates.iter().map(ToTokens::to_token_stream).collect())
             .unwrap_or_default();
         match &cont.attrs.bound {
             Some(bound) => predicates.extend(bound.iter().map(ToTokens::to_token_stream)),
-            None => predicates.extend(field_bounds(cont, &krate, &bump, &arena)),
+            None => {
+                // A container `default` builds the whole value with `Default::default()`: serde
+                // bounds the impl by `Self: Default` (serde_derive's `with_self_bound`), which
+                // holds for the arguments that have a `Default` impl, not for every `T`.
+                if matches!(cont.attrs.default, attr::Default::Trait) {
+                    predicates.push(quote!(#this_ty: ::core::default::Default));
+                }
+                predicates.extend(field_bounds(cont, &krate, &bump, &arena));
+            }
         }
         let struct_where = where_clause
             .map(ToTokens::to_token_stream)
@@ -88,7 +98,7 @@ impl Params {
             impl_generics: impl_generics.to_token_stream(),
             de_impl_generics: de_impl_generics.to_token_stream(),
             helper_ty_generics: helper_ty_generics.to_token_stream(),
-            this_ty: quote!(#ident #ty_generics),
+            this_ty,
             struct_where,
             impl_where,
             type_name: ident.to_string(),

@@ -285,6 +285,35 @@ twins! {
     }
 }
 
+/// A container `default` on a generic struct whose `Default` is for one `T` only: the impl is
+/// bounded by `Self: Default`, as serde_derive bounds it. The arena type and its twin come from
+/// one definition (`twins!` takes no type parameters).
+macro_rules! generic_default {
+    ($name:ident: $($derive:path),+) => {
+        #[derive($($derive),+)]
+        #[serde(default)]
+        struct $name<T> {
+            a: i32,
+            b: T,
+        }
+
+        impl Default for $name<u16> {
+            fn default() -> Self {
+                Self { a: 7, b: 9 }
+            }
+        }
+    };
+}
+
+generic_default!(GenericDefault: ArenaDeserialize, Debug);
+generic_default!(OwnedGenericDefault: Serialize, Deserialize, Debug, Clone, PartialEq);
+
+impl SameAs<OwnedGenericDefault<u16>> for GenericDefault<u16> {
+    fn same_as(&self, o: &OwnedGenericDefault<u16>) -> bool {
+        self.a == o.a && self.b == o.b
+    }
+}
+
 /// Generic type parameters, a const generic and bounds.
 #[derive(ArenaDeserialize, Debug)]
 struct Generic<'bump, T: Copy, const N: usize> {
@@ -656,6 +685,10 @@ proptest! {
         differential!(TransparentAmongOthers<'_>, OwnedTransparentAmongOthers, &v)
     }
     #[test]
+    fn generic_default(a in any::<i32>(), b in any::<u16>()) {
+        differential!(GenericDefault<u16>, OwnedGenericDefault<u16>, &OwnedGenericDefault { a, b })
+    }
+    #[test]
     fn generic(fixed in any::<[u16; 2]>(), rest in any::<Vec<u16>>()) {
         differential!(Generic<'_, u16, 2>, OwnedGeneric<u16>, &OwnedGeneric { fixed, rest })
     }
@@ -895,6 +928,39 @@ fn variants_and_expecting_have_serde_wording() {
             .map(|s| s.replace("Pair", "OwnedPair"))
             .as_deref()
     );
+}
+
+/// Missing fields of a generic struct with a container `default` come from `Self::default()`.
+#[test]
+fn generic_container_default_fills_missing_fields() {
+    use arena_tests::Format::{Json, MsgPackNamed};
+    assert_eq!(
+        same_reading!(Json, GenericDefault<u16>, OwnedGenericDefault<u16>, b"{}"),
+        None
+    );
+    assert_eq!(
+        same_reading!(
+            Json,
+            GenericDefault<u16>,
+            OwnedGenericDefault<u16>,
+            br#"{"b": 3}"#
+        ),
+        None
+    );
+    // {"a": 5}
+    let only_a = [0x81, 0xa1, b'a', 0x05];
+    assert_eq!(
+        same_reading!(
+            MsgPackNamed,
+            GenericDefault<u16>,
+            OwnedGenericDefault<u16>,
+            &only_a
+        ),
+        None
+    );
+    let bump = bumpalo::Bump::new();
+    let read: GenericDefault<u16> = Json.decode_in(&bump, br#"{"b": 3}"#).unwrap();
+    assert_eq!((read.a, read.b), (7, 3));
 }
 
 /// Field identifiers by index and by bytes, which only hand-written MessagePack produces.
