@@ -22,6 +22,9 @@ pub struct Params {
     pub de_impl_generics: TokenStream,
     /// `<'bump, T, N, __Arena>`, for the helper structs.
     pub helper_ty_generics: TokenStream,
+    /// `::<'bump, T, N, __Arena>`, to build a helper struct: its fields need not name every
+    /// parameter, so the arguments are given rather than inferred.
+    pub helper_turbofish: TokenStream,
     /// The type being derived: `City<'bump, T, N>`.
     pub this_ty: TokenStream,
     /// The type's own where clause, for the helper structs.
@@ -98,6 +101,7 @@ impl Params {
             impl_generics: impl_generics.to_token_stream(),
             de_impl_generics: de_impl_generics.to_token_stream(),
             helper_ty_generics: helper_ty_generics.to_token_stream(),
+            helper_turbofish: helper_ty_generics.as_turbofish().to_token_stream(),
             this_ty,
             struct_where,
             impl_where,

@@ -155,13 +155,16 @@ fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStr
             #methods
         }
     };
-    (items, visitor_value(&name))
+    (items, visitor_value(params, &name))
 }
 
-/// Builds the visitor struct `name` with the arena in `__arena`.
-fn visitor_value(name: &syn::Ident) -> TokenStream {
+/// Builds the visitor struct `name` with the arena in `__arena`, naming every type argument:
+/// a `DeserializeSeed`'s `Value` (a field type) may not name them all, as serde_derive's
+/// `__DeserializeWith` is named with all the container's generics.
+fn visitor_value(params: &Params, name: &syn::Ident) -> TokenStream {
+    let turbofish = &params.helper_turbofish;
     quote! {
-        #name {
+        #name #turbofish {
             __arena,
             __marker: ::core::marker::PhantomData,
         }
@@ -189,7 +192,7 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
         Some(with) => {
             let name = format_ident!("__DeserializeWith");
             let wrapper = visitor_struct(params, &name);
-            let value = visitor_value(&name);
+            let value = visitor_value(params, &name);
             let call = call_with(with, &quote!(__deserializer));
             quote!({
                 #wrapper

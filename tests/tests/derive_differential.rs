@@ -488,6 +488,58 @@ impl SameAs<OwnedWithFns> for WithFns<'_> {
     }
 }
 
+/// `with` on fields whose types do not name the type parameter `T`: the wrapper reading them
+/// is given every type argument, as serde_derive's `__DeserializeWith` is.
+#[derive(ArenaDeserialize, Debug)]
+struct GenericWith<T> {
+    value: T,
+    #[arena(with = "arena_doubled")]
+    twice: u32,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedGenericWith<T> {
+    value: T,
+    #[serde(deserialize_with = "owned_doubled")]
+    twice: u32,
+}
+
+impl SameAs<OwnedGenericWith<i8>> for GenericWith<i8> {
+    fn same_as(&self, o: &OwnedGenericWith<i8>) -> bool {
+        self.value == o.value && self.twice == o.twice
+    }
+}
+
+/// The same in a tuple variant and a newtype variant.
+#[derive(ArenaDeserialize, Debug)]
+enum GenericWithVariants<T> {
+    Pair(T, #[arena(with = "arena_doubled")] u32),
+    Alone(#[arena(with = "arena_doubled")] u32),
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+enum OwnedGenericWithVariants<T> {
+    Pair(T, #[serde(deserialize_with = "owned_doubled")] u32),
+    Alone(#[serde(deserialize_with = "owned_doubled")] u32),
+}
+
+impl SameAs<OwnedGenericWithVariants<i8>> for GenericWithVariants<i8> {
+    fn same_as(&self, o: &OwnedGenericWithVariants<i8>) -> bool {
+        match (self, o) {
+            (Self::Pair(a, b), OwnedGenericWithVariants::Pair(oa, ob)) => a == oa && b == ob,
+            (Self::Alone(a), OwnedGenericWithVariants::Alone(oa)) => a == oa,
+            _ => false,
+        }
+    }
+}
+
+fn owned_generic_with_variants() -> impl Strategy<Value = OwnedGenericWithVariants<i8>> {
+    prop_oneof![
+        (any::<i8>(), any::<u32>()).prop_map(|(a, b)| OwnedGenericWithVariants::Pair(a, b)),
+        any::<u32>().prop_map(OwnedGenericWithVariants::Alone),
+    ]
+}
+
 #[allow(dead_code)]
 fn ignored_by_the_derive<S: serde::Serializer>(_: &&str, _: S) -> Result<S::Ok, S::Error> {
     unreachable!("never serialized")
@@ -706,6 +758,14 @@ proptest! {
     #[test]
     fn with_fns(shout in any::<String>(), twice in any::<u32>()) {
         differential!(WithFns<'_>, OwnedWithFns, &OwnedWithFns { shout, twice })
+    }
+    #[test]
+    fn generic_with(value in any::<i8>(), twice in any::<u32>()) {
+        differential!(GenericWith<i8>, OwnedGenericWith<i8>, &OwnedGenericWith { value, twice })
+    }
+    #[test]
+    fn generic_with_variants(v in owned_generic_with_variants()) {
+        differential!(GenericWithVariants<i8>, OwnedGenericWithVariants<i8>, &v)
     }
     #[test]
     fn serialize_only_keys(v in serialize_only()) {
