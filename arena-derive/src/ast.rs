@@ -175,16 +175,36 @@ impl<'a> Container<'a> {
     }
 }
 
+/// How a field's value is read from the input.
+pub enum Read<'f> {
+    /// `ArenaDeserialize`, into the arena: the field type needs the bound.
+    Arena,
+    /// The `deserialize_with` (or `with`) function.
+    With(&'f attr::DeserializeWith),
+    /// serde's own `Deserialize` for `[T; 0]`, which needs nothing of `T`, as in serde. An
+    /// empty array allocates nothing; arena-core's `[T; N]` impl needs `T: ArenaDeserialize`
+    /// for every `N` (a separate impl for `[T; 0]` would overlap it), so the derive reads a
+    /// field written `[T; 0]` this way. Inside another type (`Option<[T; 0]>`) it is arena-core's.
+    EmptyArray,
+}
+
 impl Field<'_> {
+    /// How the field is read when it is read (see [`Read`]).
+    pub fn read(&self) -> Read<'_> {
+        if let Some(with) = &self.attrs.deserialize_with {
+            return Read::With(with);
+        }
+        match ungroup(self.ty) {
+            syn::Type::Array(array) if is_zero(&array.len) => Read::EmptyArray,
+            _ => Read::Arena,
+        }
+    }
+
     /// Whether `transparent` may read the whole value as this field, by serde_derive's rule
     /// (`allow_transparent`): it is not skipped, has no default, and is not a `PhantomData`.
     /// The other fields are built from their defaults.
     pub fn allows_transparent(&self) -> bool {
-        let mut ty = self.ty;
-        while let syn::Type::Group(group) = ty {
-            ty = &group.elem;
-        }
-        let phantom = match ty {
+        let phantom = match ungroup(self.ty) {
             syn::Type::Path(path) => path
                 .path
                 .segments
@@ -193,6 +213,26 @@ impl Field<'_> {
             _ => false,
         };
         !phantom && !self.attrs.skip_deserializing && self.attrs.default.is_none()
+    }
+}
+
+/// `ty` without the invisible groups a `macro_rules!` expansion wraps around a `$ty`.
+fn ungroup(mut ty: &syn::Type) -> &syn::Type {
+    while let syn::Type::Group(group) = ty {
+        ty = &group.elem;
+    }
+    ty
+}
+
+/// Whether an array length is the literal `0`.
+fn is_zero(len: &syn::Expr) -> bool {
+    match len {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int),
+            ..
+        }) => int.base10_parse::<usize>().is_ok_and(|len| len == 0),
+        syn::Expr::Group(group) => is_zero(&group.expr),
+        _ => false,
     }
 }
 

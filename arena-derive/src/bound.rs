@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::parse_quote;
 
-use crate::ast::Container;
+use crate::ast::{Container, Read};
 use crate::attr;
 
 /// Everything the code generator needs to name the type, the arena and the generics.
@@ -110,8 +110,8 @@ impl Params {
     }
 }
 
-/// One bound per field read from the input ([`Container::deserialized_fields`]):
-/// `FieldType: ArenaDeserialize<'bump, A>`, and `FieldType: Default` for each field built with
+/// One bound per field read from the input ([`Container::deserialized_fields`]) with
+/// [`Read::Arena`]: `FieldType: ArenaDeserialize<'bump, A>`, and `FieldType: Default` for each field built with
 /// `Default::default()`. Fields whose type names the container itself get none: the impl being
 /// defined proves them, and the bound would make the trait solver loop.
 fn field_bounds(
@@ -124,7 +124,7 @@ fn field_bounds(
     let read = cont
         .deserialized_fields()
         .into_iter()
-        .filter(|field| field.attrs.deserialize_with.is_none())
+        .filter(|field| matches!(field.read(), Read::Arena))
         .map(|field| field.ty)
         .filter(|ty| not_recursive(ty) && !is_primitive(ty))
         .map(|ty| quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>));

@@ -1,6 +1,6 @@
 //! Rules that span several items of the model, checked before any code is generated.
 
-use crate::ast::{Container, Data, Style};
+use crate::ast::{Container, Data, Read, Style};
 use crate::ctxt::Ctxt;
 use crate::types::global_alloc_types;
 
@@ -14,7 +14,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
 }
 
 /// A deserialized field holds no type that allocates with the global allocator, unless it is
-/// read with `deserialize_with`.
+/// read with `deserialize_with` or is an empty array (see [`Read`]).
 fn check_global_alloc_fields(cx: &Ctxt, cont: &Container) {
     // A type without lifetime has none to suggest (the impl's own is internal): name `'bump`,
     // and say where it goes.
@@ -27,7 +27,7 @@ fn check_global_alloc_fields(cx: &Ctxt, cont: &Container) {
         (cont.bump.to_string(), String::new())
     };
     for field in cont.deserialized_fields() {
-        if field.attrs.deserialize_with.is_some() {
+        if !matches!(field.read(), Read::Arena) {
             continue;
         }
         let mut found = Vec::new();

@@ -314,6 +314,43 @@ impl SameAs<OwnedGenericDefault<u16>> for GenericDefault<u16> {
     }
 }
 
+/// A type with neither a serde nor an arena impl.
+#[derive(Debug, Clone, PartialEq)]
+struct Opaque;
+
+/// `[T; 0]` needs nothing of `T`, as in serde: the arena type is generic (no bound may name
+/// `T`), the twin names `Opaque`.
+#[derive(ArenaDeserialize, Debug)]
+struct EmptyArray<'bump, T> {
+    name: &'bump str,
+    empty: [T; 0],
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedEmptyArray {
+    name: String,
+    empty: [Opaque; 0],
+}
+
+impl SameAs<OwnedEmptyArray> for EmptyArray<'_, Opaque> {
+    fn same_as(&self, o: &OwnedEmptyArray) -> bool {
+        self.name == o.name && self.empty.len() == o.empty.len()
+    }
+}
+
+/// The same read by `visit_newtype_struct`.
+#[derive(ArenaDeserialize, Debug)]
+struct EmptyNewtype<T>([T; 0]);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedEmptyNewtype([Opaque; 0]);
+
+impl SameAs<OwnedEmptyNewtype> for EmptyNewtype<Opaque> {
+    fn same_as(&self, o: &OwnedEmptyNewtype) -> bool {
+        self.0.len() == o.0.len()
+    }
+}
+
 /// Generic type parameters, a const generic and bounds.
 #[derive(ArenaDeserialize, Debug)]
 struct Generic<'bump, T: Copy, const N: usize> {
@@ -741,6 +778,10 @@ proptest! {
         differential!(GenericDefault<u16>, OwnedGenericDefault<u16>, &OwnedGenericDefault { a, b })
     }
     #[test]
+    fn empty_array(name in any::<String>()) {
+        differential!(EmptyArray<'_, Opaque>, OwnedEmptyArray, &OwnedEmptyArray { name, empty: [] })
+    }
+    #[test]
     fn generic(fixed in any::<[u16; 2]>(), rest in any::<Vec<u16>>()) {
         differential!(Generic<'_, u16, 2>, OwnedGeneric<u16>, &OwnedGeneric { fixed, rest })
     }
@@ -1021,6 +1062,35 @@ fn generic_container_default_fills_missing_fields() {
     let bump = bumpalo::Bump::new();
     let read: GenericDefault<u16> = Json.decode_in(&bump, br#"{"b": 3}"#).unwrap();
     assert_eq!((read.a, read.b), (7, 3));
+}
+
+/// `[T; 0]` with a `T` that nothing can read: as a newtype struct, and missing from a map (an
+/// error, as serde's `missing_field` is for everything but `Option`).
+#[test]
+fn empty_arrays_need_nothing_of_the_element() {
+    use arena_tests::Format::Json;
+    differential!(
+        EmptyNewtype<Opaque>,
+        OwnedEmptyNewtype,
+        &OwnedEmptyNewtype([])
+    );
+    let missing = same_reading!(
+        Json,
+        EmptyArray<'_, Opaque>,
+        OwnedEmptyArray,
+        br#"{"name": "a"}"#
+    );
+    assert_eq!(
+        missing.as_deref(),
+        Some("missing field `empty` at line 1 column 13")
+    );
+    let not_empty = same_reading!(
+        Json,
+        EmptyArray<'_, Opaque>,
+        OwnedEmptyArray,
+        br#"{"name": "a", "empty": [1]}"#
+    );
+    assert!(not_empty.is_some());
 }
 
 /// Field identifiers by index and by bytes, which only hand-written MessagePack produces.
