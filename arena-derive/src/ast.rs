@@ -139,16 +139,31 @@ impl<'a> Container<'a> {
     }
 
     /// The fields read from the input: the [`deserialized_fields`] of the struct, or of every
-    /// deserialized variant; of a `transparent` struct, the [`transparent_fields`] only.
+    /// deserialized variant; of a `transparent` struct, the [`transparent_fields`] only; of a
+    /// newtype struct, its field even when skipped (see [`newtype_field`]).
     ///
     /// [`transparent_fields`]: Self::transparent_fields
+    /// [`newtype_field`]: Self::newtype_field
     pub fn deserialized_fields(&self) -> Vec<&Field<'a>> {
         if self.attrs.transparent.is_some() {
             return self.transparent_fields().collect();
         }
+        if let Some(field) = self.newtype_field() {
+            return vec![field];
+        }
         self.built_field_lists()
             .flat_map(|fields| deserialized_fields(fields).map(|(_, field)| field))
             .collect()
+    }
+
+    /// The field of a newtype struct (one unnamed field), which `visit_newtype_struct` reads
+    /// even when it is `skip_deserializing`, as serde_derive's does (`deserialize_newtype_struct`
+    /// in `de/tuple.rs`): the skip holds in `visit_seq` only. None for any other shape.
+    pub fn newtype_field(&self) -> Option<&Field<'a>> {
+        match &self.data {
+            Data::Struct(Style::Newtype, fields) => fields.first(),
+            _ => None,
+        }
     }
 
     /// The fields of a struct that `transparent` may read the whole value as (see

@@ -232,6 +232,20 @@ impl SameAs<Unit> for Unit {
     }
 }
 
+/// A newtype struct whose field is `skip_deserializing`: read by `visit_newtype_struct` all the
+/// same, as serde_derive reads it (the skip holds when read as a sequence).
+#[derive(ArenaDeserialize, Debug)]
+struct SkippedNewtype<'bump>(#[serde(skip_deserializing)] &'bump str);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedSkippedNewtype(#[serde(skip_deserializing)] String);
+
+impl SameAs<OwnedSkippedNewtype> for SkippedNewtype<'_> {
+    fn same_as(&self, o: &OwnedSkippedNewtype) -> bool {
+        self.0 == o.0
+    }
+}
+
 /// A tuple struct with a skipped field and defaults.
 #[derive(ArenaDeserialize, Debug)]
 struct TupleSkip<'bump>(u8, #[serde(skip)] u8, &'bump str, #[serde(default)] u16);
@@ -761,6 +775,10 @@ proptest! {
     }
     #[test]
     fn newtype(v in any::<Vec<u32>>()) { differential!(Newtype<'_>, OwnedNewtype, &OwnedNewtype(v)) }
+    #[test]
+    fn skipped_newtype(v in any::<String>()) {
+        differential!(SkippedNewtype<'_>, OwnedSkippedNewtype, &OwnedSkippedNewtype(v))
+    }
     #[test]
     fn tuple_skip(a in any::<u8>(), s in any::<String>(), d in any::<u16>()) {
         differential!(TupleSkip<'_>, OwnedTupleSkip, &OwnedTupleSkip(a, 0, s, d))

@@ -25,8 +25,10 @@ pub fn deserialize(
     let field_count = deserialized_fields(fields).count();
     let is_newtype = matches!(form, Form::Struct(_)) && fields.len() == 1;
 
-    let visit_newtype_struct = match deserialized_fields(fields).next() {
-        Some((_, field)) if is_newtype => {
+    // The field is read here even when skipped, as serde_derive reads it (see
+    // `Container::newtype_field`): the skip holds in `visit_seq`.
+    let visit_newtype_struct = match fields {
+        [field] if is_newtype => {
             let ty = field.ty;
             let value = deserialize_field(params, field, &quote!(__e));
             Some(quote! {
