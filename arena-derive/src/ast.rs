@@ -139,10 +139,42 @@ impl<'a> Container<'a> {
     }
 
     /// The fields read from the input: the [`deserialized_fields`] of the struct, or of every
-    /// deserialized variant.
-    pub fn deserialized_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+    /// deserialized variant; of a `transparent` struct, the [`transparent_fields`] only; of a
+    /// newtype struct, its field even when skipped (see [`newtype_field`]).
+    ///
+    /// [`transparent_fields`]: Self::transparent_fields
+    /// [`newtype_field`]: Self::newtype_field
+    pub fn deserialized_fields(&self) -> Vec<&Field<'a>> {
+        if self.attrs.transparent.is_some() {
+            return self.transparent_fields().collect();
+        }
+        if let Some(field) = self.newtype_field() {
+            return vec![field];
+        }
         self.built_field_lists()
             .flat_map(|fields| deserialized_fields(fields).map(|(_, field)| field))
+            .collect()
+    }
+
+    /// The field of a newtype struct (one unnamed field), which `visit_newtype_struct` reads
+    /// even when it is `skip_deserializing`, as serde_derive's does (`deserialize_newtype_struct`
+    /// in `de/tuple.rs`): the skip holds in `visit_seq` only. None for any other shape.
+    pub fn newtype_field(&self) -> Option<&Field<'a>> {
+        match &self.data {
+            Data::Struct(Style::Newtype, fields) => fields.first(),
+            _ => None,
+        }
+    }
+
+    /// The fields of a struct that `transparent` may read the whole value as (see
+    /// [`Field::allows_transparent`]); `check_transparent` requires exactly one. None for an
+    /// enum.
+    pub fn transparent_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+        let fields = match &self.data {
+            Data::Struct(_, fields) => fields.as_slice(),
+            Data::Enum(_) => &[],
+        };
+        fields.iter().filter(|field| field.allows_transparent())
     }
 
     /// A struct's fields, or the fields of each deserialized variant.
@@ -155,6 +187,67 @@ impl<'a> Container<'a> {
             self.deserialized_variants()
                 .map(|(_, variant)| variant.fields.as_slice()),
         )
+    }
+}
+
+/// How a field's value is read from the input.
+pub enum Read<'f> {
+    /// `ArenaDeserialize`, into the arena: the field type needs the bound.
+    Arena,
+    /// The `deserialize_with` (or `with`) function.
+    With(&'f attr::DeserializeWith),
+    /// serde's own `Deserialize` for `[T; 0]`, which needs nothing of `T`, as in serde. An
+    /// empty array allocates nothing; arena-core's `[T; N]` impl needs `T: ArenaDeserialize`
+    /// for every `N` (a separate impl for `[T; 0]` would overlap it), so the derive reads a
+    /// field written `[T; 0]` this way. Inside another type (`Option<[T; 0]>`) it is arena-core's.
+    EmptyArray,
+}
+
+impl Field<'_> {
+    /// How the field is read when it is read (see [`Read`]).
+    pub fn read(&self) -> Read<'_> {
+        if let Some(with) = &self.attrs.deserialize_with {
+            return Read::With(with);
+        }
+        match ungroup(self.ty) {
+            syn::Type::Array(array) if is_zero(&array.len) => Read::EmptyArray,
+            _ => Read::Arena,
+        }
+    }
+
+    /// Whether `transparent` may read the whole value as this field, by serde_derive's rule
+    /// (`allow_transparent`): it is not skipped, has no default, and is not a `PhantomData`.
+    /// The other fields are built from their defaults.
+    pub fn allows_transparent(&self) -> bool {
+        let phantom = match ungroup(self.ty) {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .is_some_and(|segment| segment.ident == "PhantomData"),
+            _ => false,
+        };
+        !phantom && !self.attrs.skip_deserializing && self.attrs.default.is_none()
+    }
+}
+
+/// `ty` without the invisible groups a `macro_rules!` expansion wraps around a `$ty`.
+fn ungroup(mut ty: &syn::Type) -> &syn::Type {
+    while let syn::Type::Group(group) = ty {
+        ty = &group.elem;
+    }
+    ty
+}
+
+/// Whether an array length is the literal `0`.
+fn is_zero(len: &syn::Expr) -> bool {
+    match len {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int),
+            ..
+        }) => int.base10_parse::<usize>().is_ok_and(|len| len == 0),
+        syn::Expr::Group(group) => is_zero(&group.expr),
+        _ => false,
     }
 }
 

@@ -1,11 +1,11 @@
-//! The generics of the generated impl: the arena lifetime, the allocator parameter, and one
-//! bound per deserialized field.
+//! The generics of the generated impl: the arena lifetime, the allocator parameter, one bound
+//! per deserialized field, and `Self: Default` under a container `default`.
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::parse_quote;
 
-use crate::ast::Container;
+use crate::ast::{Container, Read};
 use crate::attr;
 
 /// Everything the code generator needs to name the type, the arena and the generics.
@@ -22,11 +22,15 @@ pub struct Params {
     pub de_impl_generics: TokenStream,
     /// `<'bump, T, N, __Arena>`, for the helper structs.
     pub helper_ty_generics: TokenStream,
+    /// `::<'bump, T, N, __Arena>`, to build a helper struct: its fields need not name every
+    /// parameter, so the arguments are given rather than inferred.
+    pub helper_turbofish: TokenStream,
     /// The type being derived: `City<'bump, T, N>`.
     pub this_ty: TokenStream,
     /// The type's own where clause, for the helper structs.
     pub struct_where: TokenStream,
-    /// The type's where clause plus the field bounds (or `bound`), for the impls.
+    /// The type's where clause plus the inferred bounds (or `bound`), for the impls: one per
+    /// field (see `field_bounds`), and `Self: Default` under a container `default`.
     pub impl_where: TokenStream,
     /// The type's name, for `expecting` messages.
     pub type_name: String,
@@ -64,13 +68,22 @@ impl Params {
         let (de_impl_generics, _, _) = de_generics.split_for_impl();
         let (_, ty_generics, where_clause) = cont.generics.split_for_impl();
         let ident = cont.ident;
+        let this_ty = quote!(#ident #ty_generics);
 
         let mut predicates: Vec<TokenStream> = where_clause
             .map(|w| w.predicates.iter().map(ToTokens::to_token_stream).collect())
             .unwrap_or_default();
         match &cont.attrs.bound {
             Some(bound) => predicates.extend(bound.iter().map(ToTokens::to_token_stream)),
-            None => predicates.extend(field_bounds(cont, &krate, &bump, &arena)),
+            None => {
+                // A container `default` builds the whole value with `Default::default()`: serde
+                // bounds the impl by `Self: Default` (serde_derive's `with_self_bound`), which
+                // holds for the arguments that have a `Default` impl, not for every `T`.
+                if matches!(cont.attrs.default, attr::Default::Trait) {
+                    predicates.push(quote!(#this_ty: ::core::default::Default));
+                }
+                predicates.extend(field_bounds(cont, &krate, &bump, &arena));
+            }
         }
         let struct_where = where_clause
             .map(ToTokens::to_token_stream)
@@ -88,7 +101,8 @@ impl Params {
             impl_generics: impl_generics.to_token_stream(),
             de_impl_generics: de_impl_generics.to_token_stream(),
             helper_ty_generics: helper_ty_generics.to_token_stream(),
-            this_ty: quote!(#ident #ty_generics),
+            helper_turbofish: helper_ty_generics.as_turbofish().to_token_stream(),
+            this_ty,
             struct_where,
             impl_where,
             type_name: ident.to_string(),
@@ -96,32 +110,31 @@ impl Params {
     }
 }
 
-/// One bound per deserialized field: `FieldType: ArenaDeserialize<'bump, A>`, and
-/// `FieldType: Default` where a default is built. Fields whose type names the container itself
-/// get none: the impl being defined proves them, and the bound would make the trait solver loop.
+/// One bound per field read from the input ([`Container::deserialized_fields`]) with
+/// [`Read::Arena`]: `FieldType: ArenaDeserialize<'bump, A>`, and `FieldType: Default` for each field built with
+/// `Default::default()`. Fields whose type names the container itself get none: the impl being
+/// defined proves them, and the bound would make the trait solver loop.
 fn field_bounds(
     cont: &Container,
     krate: &TokenStream,
     bump: &syn::Lifetime,
     arena: &TokenStream,
 ) -> Vec<TokenStream> {
-    let mut bounds = Vec::new();
-    for field in cont.built_fields() {
-        let ty = field.ty;
-        if mentions(ty.to_token_stream(), cont.ident) {
-            continue;
-        }
-        if !field.attrs.skip_deserializing
-            && field.attrs.deserialize_with.is_none()
-            && !is_primitive(ty)
-        {
-            bounds.push(quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>));
-        }
-        if matches!(field.attrs.default, attr::Default::Trait) {
-            bounds.push(quote!(#ty: ::core::default::Default));
-        }
-    }
-    bounds
+    let not_recursive = |ty: &syn::Type| !mentions(ty.to_token_stream(), cont.ident);
+    let read = cont
+        .deserialized_fields()
+        .into_iter()
+        .filter(|field| matches!(field.read(), Read::Arena))
+        .map(|field| field.ty)
+        .filter(|ty| not_recursive(ty) && !is_primitive(ty))
+        .map(|ty| quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>));
+    let defaulted = cont
+        .built_fields()
+        .filter(|field| matches!(field.attrs.default, attr::Default::Trait))
+        .map(|field| field.ty)
+        .filter(|ty| not_recursive(ty))
+        .map(|ty| quote!(#ty: ::core::default::Default));
+    read.chain(defaulted).collect()
 }
 
 /// Whether `tokens` contain the identifier `ident`.

@@ -1,6 +1,6 @@
 //! Rules that span several items of the model, checked before any code is generated.
 
-use crate::ast::{Container, Data, Style, deserialized_fields};
+use crate::ast::{Container, Data, Read, Style};
 use crate::ctxt::Ctxt;
 use crate::types::global_alloc_types;
 
@@ -14,7 +14,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
 }
 
 /// A deserialized field holds no type that allocates with the global allocator, unless it is
-/// read with `deserialize_with`.
+/// read with `deserialize_with` or is an empty array (see [`Read`]).
 fn check_global_alloc_fields(cx: &Ctxt, cont: &Container) {
     // A type without lifetime has none to suggest (the impl's own is internal): name `'bump`,
     // and say where it goes.
@@ -27,7 +27,7 @@ fn check_global_alloc_fields(cx: &Ctxt, cont: &Container) {
         (cont.bump.to_string(), String::new())
     };
     for field in cont.deserialized_fields() {
-        if field.attrs.deserialize_with.is_some() {
+        if !matches!(field.read(), Read::Arena) {
             continue;
         }
         let mut found = Vec::new();
@@ -45,25 +45,31 @@ fn check_global_alloc_fields(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// `transparent` is for a struct with exactly one field that is not skipped.
+/// `transparent` is for a struct with exactly one field that is neither skipped, nor has a
+/// default, nor is a `PhantomData` (serde_derive's `check_transparent`): the whole value is read
+/// as that field.
 fn check_transparent(cx: &Ctxt, cont: &Container) {
     let Some(span) = cont.attrs.transparent else {
         return;
     };
-    match &cont.data {
-        Data::Enum(_) => cx.syn_error(syn::Error::new(
-            span,
-            "`transparent` is for structs, not enums",
-        )),
-        Data::Struct(_, fields) => {
-            if deserialized_fields(fields).count() != 1 {
-                cx.syn_error(syn::Error::new(
-                    span,
-                    "`transparent` needs exactly one field that is not skipped",
-                ));
-            }
+    let message = match &cont.data {
+        Data::Enum(_) => "`transparent` is for structs, not enums",
+        Data::Struct(Style::Unit, _) => {
+            "`transparent` is for structs with a field, not unit structs"
         }
-    }
+        Data::Struct(..) => match cont.transparent_fields().count() {
+            1 => return,
+            0 => {
+                "`transparent` needs one field that is neither skipped, nor has a default, nor \
+                 is a `PhantomData`: the value is read as that field"
+            }
+            _ => {
+                "`transparent` needs at most one field that is neither skipped, nor has a \
+                 default, nor is a `PhantomData`: skip the others, or give them a default"
+            }
+        },
+    };
+    cx.syn_error(syn::Error::new(span, message));
 }
 
 /// A container `default` fills the missing fields of a struct, so it needs a struct with

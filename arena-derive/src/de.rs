@@ -13,7 +13,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::{Container, Data, Field, Style, deserialized_fields};
+use crate::ast::{Container, Data, Field, Read, Style, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
 use crate::check;
@@ -155,15 +155,42 @@ fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStr
             #methods
         }
     };
-    (items, visitor_value(&name))
+    (items, visitor_value(params, &name))
 }
 
-/// Builds the visitor struct `name` with the arena in `__arena`.
-fn visitor_value(name: &syn::Ident) -> TokenStream {
+/// Builds the visitor struct `name` with the arena in `__arena`, naming every type argument:
+/// a `DeserializeSeed`'s `Value` (a field type) may not name them all, as serde_derive's
+/// `__DeserializeWith` is named with all the container's generics.
+fn visitor_value(params: &Params, name: &syn::Ident) -> TokenStream {
+    let turbofish = &params.helper_turbofish;
     quote! {
-        #name {
+        #name #turbofish {
             __arena,
             __marker: ::core::marker::PhantomData,
+        }
+    }
+}
+
+/// A `Result<FieldType, _>` expression reading `field` from `deserializer` into the arena
+/// `__arena`, as [`Field::read`] says.
+fn deserialize_field(params: &Params, field: &Field, deserializer: &TokenStream) -> TokenStream {
+    let Params {
+        krate, bump, arena, ..
+    } = params;
+    let ty = field.ty;
+    match field.read() {
+        Read::Arena => {
+            let deserialize_in = quote_spanned! {field.original.span()=>
+                <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in
+            };
+            quote!(#deserialize_in(__arena, #deserializer))
+        }
+        Read::With(with) => call_with(with, deserializer),
+        Read::EmptyArray => {
+            let deserialize = quote_spanned! {field.original.span()=>
+                <#ty as __serde::Deserialize>::deserialize
+            };
+            quote!(#deserialize(#deserializer))
         }
     }
 }
@@ -181,15 +208,17 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
         ..
     } = params;
     let ty = field.ty;
-    match &field.attrs.deserialize_with {
-        None => {
+    match field.read() {
+        Read::Arena => {
             let new = quote_spanned!(field.original.span()=> #krate::__private::NestedSeed::<#ty, #arena>::new);
             quote!(#new(__arena))
         }
-        Some(with) => {
+        // serde's `PhantomData<T>` seed reads a `T: Deserialize`.
+        Read::EmptyArray => quote!(::core::marker::PhantomData::<#ty>),
+        Read::With(with) => {
             let name = format_ident!("__DeserializeWith");
             let wrapper = visitor_struct(params, &name);
-            let value = visitor_value(&name);
+            let value = visitor_value(params, &name);
             let call = call_with(with, &quote!(__deserializer));
             quote!({
                 #wrapper
@@ -228,7 +257,8 @@ fn missing_in_map(params: &Params, field: &Field) -> TokenStream {
         return default;
     }
     let name = &field.attrs.name;
-    if field.attrs.deserialize_with.is_some() {
+    // serde's `missing_field` is an error for every type but `Option`.
+    if !matches!(field.read(), Read::Arena) {
         return quote! {
             return ::core::result::Result::Err(
                 <__A::Error as __serde::de::Error>::missing_field(#name),
@@ -364,29 +394,20 @@ fn visit_seq_body(
     }
 }
 
-/// `#[arena(transparent)]`: the one field is read as the whole value.
+/// `#[arena(transparent)]`: the one field that allows it ([`Field::allows_transparent`]) is
+/// read as the whole value, the others are built from their defaults.
 fn transparent(params: &Params, fields: &[Field]) -> TokenStream {
-    let Params {
-        krate, bump, arena, ..
-    } = params;
     let mut read = None;
     let members = fields.iter().map(|field| {
         let member = &field.member;
-        if field.attrs.skip_deserializing {
+        if !field.allows_transparent() {
+            // Without a default of its own (a `PhantomData`, or a skipped field of a container
+            // with a `default`): `Default::default()`.
             let value = explicit_default(field)
                 .unwrap_or_else(|| quote!(::core::default::Default::default()));
             quote!(#member: #value)
         } else {
-            let ty = field.ty;
-            read = Some(match &field.attrs.deserialize_with {
-                None => {
-                    let deserialize_in = quote_spanned! {field.original.span()=>
-                        <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in
-                    };
-                    quote!(#deserialize_in(__arena, __deserializer))
-                }
-                Some(with) => call_with(with, &quote!(__deserializer)),
-            });
+            read = Some(deserialize_field(params, field, &quote!(__deserializer)));
             quote!(#member: __transparent)
         }
     });

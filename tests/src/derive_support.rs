@@ -93,6 +93,12 @@ impl<T: SameAs<O>, O, const N: usize> SameAs<[O; N]> for [T; N] {
     }
 }
 
+impl<T: ?Sized> SameAs<core::marker::PhantomData<T>> for core::marker::PhantomData<T> {
+    fn same_as(&self, _: &core::marker::PhantomData<T>) -> bool {
+        true
+    }
+}
+
 impl<T: SameAs<O>, O> SameAs<Option<O>> for Option<T> {
     fn same_as(&self, owned: &Option<O>) -> bool {
         match (self, owned) {

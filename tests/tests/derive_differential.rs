@@ -232,6 +232,20 @@ impl SameAs<Unit> for Unit {
     }
 }
 
+/// A newtype struct whose field is `skip_deserializing`: read by `visit_newtype_struct` all the
+/// same, as serde_derive reads it (the skip holds when read as a sequence).
+#[derive(ArenaDeserialize, Debug)]
+struct SkippedNewtype<'bump>(#[serde(skip_deserializing)] &'bump str);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedSkippedNewtype(#[serde(skip_deserializing)] String);
+
+impl SameAs<OwnedSkippedNewtype> for SkippedNewtype<'_> {
+    fn same_as(&self, o: &OwnedSkippedNewtype) -> bool {
+        self.0 == o.0
+    }
+}
+
 /// A tuple struct with a skipped field and defaults.
 #[derive(ArenaDeserialize, Debug)]
 struct TupleSkip<'bump>(u8, #[serde(skip)] u8, &'bump str, #[serde(default)] u16);
@@ -265,6 +279,89 @@ struct OwnedTransparent {
 impl SameAs<OwnedTransparent> for Transparent<'_> {
     fn same_as(&self, o: &OwnedTransparent) -> bool {
         self.inner.same_as(&o.inner) && self.extra == o.extra
+    }
+}
+
+twins! {
+    /// `transparent` reads the one field that is neither skipped, nor has a default, nor is a
+    /// `PhantomData` (serde_derive's `allow_transparent`): `text`.
+    #[serde(transparent)]
+    struct TransparentAmongOthers<'bump> / OwnedTransparentAmongOthers {
+        #[serde(skip)]
+        before: bool => bool,
+        text: &'bump str => String,
+        #[serde(skip)]
+        after: bool => bool,
+        // `skip_serializing`: serde's `Serialize` counts the fields it writes.
+        #[serde(default, skip_serializing)]
+        defaulted: u8 => u8,
+        marker: core::marker::PhantomData<()> => core::marker::PhantomData<()>,
+    }
+}
+
+/// A container `default` on a generic struct whose `Default` is for one `T` only: the impl is
+/// bounded by `Self: Default`, as serde_derive bounds it. The arena type and its twin come from
+/// one definition (`twins!` takes no type parameters).
+macro_rules! generic_default {
+    ($name:ident: $($derive:path),+) => {
+        #[derive($($derive),+)]
+        #[serde(default)]
+        struct $name<T> {
+            a: i32,
+            b: T,
+        }
+
+        impl Default for $name<u16> {
+            fn default() -> Self {
+                Self { a: 7, b: 9 }
+            }
+        }
+    };
+}
+
+generic_default!(GenericDefault: ArenaDeserialize, Debug);
+generic_default!(OwnedGenericDefault: Serialize, Deserialize, Debug, Clone, PartialEq);
+
+impl SameAs<OwnedGenericDefault<u16>> for GenericDefault<u16> {
+    fn same_as(&self, o: &OwnedGenericDefault<u16>) -> bool {
+        self.a == o.a && self.b == o.b
+    }
+}
+
+/// A type with neither a serde nor an arena impl.
+#[derive(Debug, Clone, PartialEq)]
+struct Opaque;
+
+/// `[T; 0]` needs nothing of `T`, as in serde: the arena type is generic (no bound may name
+/// `T`), the twin names `Opaque`.
+#[derive(ArenaDeserialize, Debug)]
+struct EmptyArray<'bump, T> {
+    name: &'bump str,
+    empty: [T; 0],
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedEmptyArray {
+    name: String,
+    empty: [Opaque; 0],
+}
+
+impl SameAs<OwnedEmptyArray> for EmptyArray<'_, Opaque> {
+    fn same_as(&self, o: &OwnedEmptyArray) -> bool {
+        self.name == o.name && self.empty.len() == o.empty.len()
+    }
+}
+
+/// The same read by `visit_newtype_struct`.
+#[derive(ArenaDeserialize, Debug)]
+struct EmptyNewtype<T>([T; 0]);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedEmptyNewtype([Opaque; 0]);
+
+impl SameAs<OwnedEmptyNewtype> for EmptyNewtype<Opaque> {
+    fn same_as(&self, o: &OwnedEmptyNewtype) -> bool {
+        self.0.len() == o.0.len()
     }
 }
 
@@ -440,6 +537,58 @@ impl SameAs<OwnedWithFns> for WithFns<'_> {
     fn same_as(&self, o: &OwnedWithFns) -> bool {
         self.shout == o.shout && self.twice == o.twice
     }
+}
+
+/// `with` on fields whose types do not name the type parameter `T`: the wrapper reading them
+/// is given every type argument, as serde_derive's `__DeserializeWith` is.
+#[derive(ArenaDeserialize, Debug)]
+struct GenericWith<T> {
+    value: T,
+    #[arena(with = "arena_doubled")]
+    twice: u32,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedGenericWith<T> {
+    value: T,
+    #[serde(deserialize_with = "owned_doubled")]
+    twice: u32,
+}
+
+impl SameAs<OwnedGenericWith<i8>> for GenericWith<i8> {
+    fn same_as(&self, o: &OwnedGenericWith<i8>) -> bool {
+        self.value == o.value && self.twice == o.twice
+    }
+}
+
+/// The same in a tuple variant and a newtype variant.
+#[derive(ArenaDeserialize, Debug)]
+enum GenericWithVariants<T> {
+    Pair(T, #[arena(with = "arena_doubled")] u32),
+    Alone(#[arena(with = "arena_doubled")] u32),
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+enum OwnedGenericWithVariants<T> {
+    Pair(T, #[serde(deserialize_with = "owned_doubled")] u32),
+    Alone(#[serde(deserialize_with = "owned_doubled")] u32),
+}
+
+impl SameAs<OwnedGenericWithVariants<i8>> for GenericWithVariants<i8> {
+    fn same_as(&self, o: &OwnedGenericWithVariants<i8>) -> bool {
+        match (self, o) {
+            (Self::Pair(a, b), OwnedGenericWithVariants::Pair(oa, ob)) => a == oa && b == ob,
+            (Self::Alone(a), OwnedGenericWithVariants::Alone(oa)) => a == oa,
+            _ => false,
+        }
+    }
+}
+
+fn owned_generic_with_variants() -> impl Strategy<Value = OwnedGenericWithVariants<i8>> {
+    prop_oneof![
+        (any::<i8>(), any::<u32>()).prop_map(|(a, b)| OwnedGenericWithVariants::Pair(a, b)),
+        any::<u32>().prop_map(OwnedGenericWithVariants::Alone),
+    ]
 }
 
 #[allow(dead_code)]
@@ -627,12 +776,28 @@ proptest! {
     #[test]
     fn newtype(v in any::<Vec<u32>>()) { differential!(Newtype<'_>, OwnedNewtype, &OwnedNewtype(v)) }
     #[test]
+    fn skipped_newtype(v in any::<String>()) {
+        differential!(SkippedNewtype<'_>, OwnedSkippedNewtype, &OwnedSkippedNewtype(v))
+    }
+    #[test]
     fn tuple_skip(a in any::<u8>(), s in any::<String>(), d in any::<u16>()) {
         differential!(TupleSkip<'_>, OwnedTupleSkip, &OwnedTupleSkip(a, 0, s, d))
     }
     #[test]
     fn transparent(v in any::<Vec<String>>()) {
         differential!(Transparent<'_>, OwnedTransparent, &OwnedTransparent { inner: v, extra: 0 })
+    }
+    #[test]
+    fn transparent_among_others(v in any::<OwnedTransparentAmongOthers>()) {
+        differential!(TransparentAmongOthers<'_>, OwnedTransparentAmongOthers, &v)
+    }
+    #[test]
+    fn generic_default(a in any::<i32>(), b in any::<u16>()) {
+        differential!(GenericDefault<u16>, OwnedGenericDefault<u16>, &OwnedGenericDefault { a, b })
+    }
+    #[test]
+    fn empty_array(name in any::<String>()) {
+        differential!(EmptyArray<'_, Opaque>, OwnedEmptyArray, &OwnedEmptyArray { name, empty: [] })
     }
     #[test]
     fn generic(fixed in any::<[u16; 2]>(), rest in any::<Vec<u16>>()) {
@@ -652,6 +817,14 @@ proptest! {
     #[test]
     fn with_fns(shout in any::<String>(), twice in any::<u32>()) {
         differential!(WithFns<'_>, OwnedWithFns, &OwnedWithFns { shout, twice })
+    }
+    #[test]
+    fn generic_with(value in any::<i8>(), twice in any::<u32>()) {
+        differential!(GenericWith<i8>, OwnedGenericWith<i8>, &OwnedGenericWith { value, twice })
+    }
+    #[test]
+    fn generic_with_variants(v in owned_generic_with_variants()) {
+        differential!(GenericWithVariants<i8>, OwnedGenericWithVariants<i8>, &v)
     }
     #[test]
     fn serialize_only_keys(v in serialize_only()) {
@@ -874,6 +1047,68 @@ fn variants_and_expecting_have_serde_wording() {
             .map(|s| s.replace("Pair", "OwnedPair"))
             .as_deref()
     );
+}
+
+/// Missing fields of a generic struct with a container `default` come from `Self::default()`.
+#[test]
+fn generic_container_default_fills_missing_fields() {
+    use arena_tests::Format::{Json, MsgPackNamed};
+    assert_eq!(
+        same_reading!(Json, GenericDefault<u16>, OwnedGenericDefault<u16>, b"{}"),
+        None
+    );
+    assert_eq!(
+        same_reading!(
+            Json,
+            GenericDefault<u16>,
+            OwnedGenericDefault<u16>,
+            br#"{"b": 3}"#
+        ),
+        None
+    );
+    // {"a": 5}
+    let only_a = [0x81, 0xa1, b'a', 0x05];
+    assert_eq!(
+        same_reading!(
+            MsgPackNamed,
+            GenericDefault<u16>,
+            OwnedGenericDefault<u16>,
+            &only_a
+        ),
+        None
+    );
+    let bump = bumpalo::Bump::new();
+    let read: GenericDefault<u16> = Json.decode_in(&bump, br#"{"b": 3}"#).unwrap();
+    assert_eq!((read.a, read.b), (7, 3));
+}
+
+/// `[T; 0]` with a `T` that nothing can read: as a newtype struct, and missing from a map (an
+/// error, as serde's `missing_field` is for everything but `Option`).
+#[test]
+fn empty_arrays_need_nothing_of_the_element() {
+    use arena_tests::Format::Json;
+    differential!(
+        EmptyNewtype<Opaque>,
+        OwnedEmptyNewtype,
+        &OwnedEmptyNewtype([])
+    );
+    let missing = same_reading!(
+        Json,
+        EmptyArray<'_, Opaque>,
+        OwnedEmptyArray,
+        br#"{"name": "a"}"#
+    );
+    assert_eq!(
+        missing.as_deref(),
+        Some("missing field `empty` at line 1 column 13")
+    );
+    let not_empty = same_reading!(
+        Json,
+        EmptyArray<'_, Opaque>,
+        OwnedEmptyArray,
+        br#"{"name": "a", "empty": [1]}"#
+    );
+    assert!(not_empty.is_some());
 }
 
 /// Field identifiers by index and by bytes, which only hand-written MessagePack produces.

@@ -2,10 +2,9 @@
 //! for a newtype struct, as serde reads it).
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::quote;
 
-use super::{Form, call_with, visit_seq, visitor};
+use super::{Form, deserialize_field, visit_seq, visitor};
 use crate::ast::{Field, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
@@ -17,9 +16,6 @@ pub fn deserialize(
     fields: &[Field],
     form: &Form,
 ) -> TokenStream {
-    let Params {
-        krate, bump, arena, ..
-    } = params;
     let path = form.path();
     let kind = match form {
         Form::Struct(_) => "tuple struct",
@@ -29,21 +25,12 @@ pub fn deserialize(
     let field_count = deserialized_fields(fields).count();
     let is_newtype = matches!(form, Form::Struct(_)) && fields.len() == 1;
 
-    let visit_newtype_struct = match deserialized_fields(fields).next() {
-        Some((_, field)) if is_newtype => {
+    // The field is read here even when skipped, as serde_derive reads it (see
+    // `Container::newtype_field`): the skip holds in `visit_seq`.
+    let visit_newtype_struct = match fields {
+        [field] if is_newtype => {
             let ty = field.ty;
-            let value = match &field.attrs.deserialize_with {
-                None => {
-                    let deserialize_in = quote_spanned! {field.original.span()=>
-                        <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in
-                    };
-                    quote!(#deserialize_in(__arena, __e)?)
-                }
-                Some(with) => {
-                    let call = call_with(with, &quote!(__e));
-                    quote!(#call?)
-                }
-            };
+            let value = deserialize_field(params, field, &quote!(__e));
             Some(quote! {
                 #[inline]
                 fn visit_newtype_struct<__E>(self, __e: __E) -> ::core::result::Result<Self::Value, __E::Error>
@@ -51,7 +38,7 @@ pub fn deserialize(
                     __E: __serde::Deserializer<'__de>,
                 {
                     let __arena = self.__arena;
-                    let __field0: #ty = #value;
+                    let __field0: #ty = #value?;
                     ::core::result::Result::Ok(#path(__field0))
                 }
             })
