@@ -214,6 +214,7 @@ fn heap_value<T>(
     Ok(Sample {
         decode,
         drop: t1.elapsed(),
+        replay: None,
     })
 }
 
@@ -264,6 +265,7 @@ impl ValueParser for SimdJsonValue {
         Ok(Sample {
             decode,
             drop: t1.elapsed(),
+            replay: None,
         })
     }
 }
@@ -310,6 +312,7 @@ impl<K: ArenaKind> ValueParser for ArenaValueFresh<K> {
         Ok(Sample {
             decode,
             drop: t1.elapsed(),
+            replay: None,
         })
     }
 }
