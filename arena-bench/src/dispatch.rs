@@ -8,6 +8,7 @@ use crate::format::{Bincode, Format, FormatId, Json, MsgPack, Postcard};
 use crate::measure::{Plan, Row, measure};
 use crate::strategy::{
     ArenaFresh, ArenaReused, Borrowed, InPlace, MultitudeFresh, MultitudeReused, Owned, Strategy,
+    ViaValue,
 };
 use crate::value::{ArenaValueFresh, SerdeValue, SimdJsonValue, SonicValue, ValueStrategy};
 
@@ -56,6 +57,9 @@ pub enum StrategyId {
     SlabFresh,
     /// 5. `#[derive(ArenaDeserialize)]` into one `SlabArena`, reset between documents.
     SlabReused,
+    /// 5. JSON only: an `arena_core::Value` parsed into a fresh `SlabArena` per document,
+    ///    replayed into the `#[derive(ArenaDeserialize)]` model in the same arena.
+    SlabFreshViaValue,
     /// 6. multitude, a fresh arena per document.
     MultitudeFresh,
     /// 6. multitude, one arena reset between documents.
@@ -76,7 +80,7 @@ pub enum StrategyId {
 
 impl StrategyId {
     /// Every strategy, in report order: the typed matrix, then the value table.
-    pub const ALL: [Self; 19] = [
+    pub const ALL: [Self; 20] = [
         Self::OwnedSystem,
         Self::OwnedMimalloc,
         Self::InPlaceSystem,
@@ -88,6 +92,7 @@ impl StrategyId {
         Self::BumpScopeReused,
         Self::SlabFresh,
         Self::SlabReused,
+        Self::SlabFreshViaValue,
         Self::MultitudeFresh,
         Self::MultitudeReused,
         Self::ValueSerdeSystem,
@@ -113,6 +118,7 @@ impl StrategyId {
             Self::BumpScopeReused => "bump-scope-reused",
             Self::SlabFresh => "slab-fresh",
             Self::SlabReused => "slab-reused",
+            Self::SlabFreshViaValue => "slab-fresh-via-value",
             Self::MultitudeFresh => "multitude-fresh",
             Self::MultitudeReused => "multitude-reused",
             Self::ValueSerdeSystem => "value-serde-system",
@@ -138,10 +144,17 @@ impl StrategyId {
         )
     }
 
-    /// Whether the strategy reads documents in `format`: the value table reads JSON only.
+    /// Whether the strategy reads JSON only: the value table's, and the typed strategy that
+    /// parses a `Value` first.
+    #[must_use]
+    pub const fn json_only(self) -> bool {
+        self.is_value() || matches!(self, Self::SlabFreshViaValue)
+    }
+
+    /// Whether the strategy reads documents in `format` (see [`Self::json_only`]).
     #[must_use]
     pub fn reads(self, format: FormatId) -> bool {
-        !self.is_value() || format == FormatId::Json
+        !self.json_only() || format == FormatId::Json
     }
 
     /// The strategy whose time every speedup of this one is against: owned types for the typed
@@ -233,6 +246,9 @@ fn with_strategy<F: Format, D: Dataset, V: CellVisitor>(
         StrategyId::SlabFresh => visitor.visit::<F, D, ArenaFresh<arena_core::SlabArena>>(strategy),
         StrategyId::SlabReused => {
             visitor.visit::<F, D, ArenaReused<arena_core::SlabArena>>(strategy)
+        }
+        StrategyId::SlabFreshViaValue => {
+            visitor.visit::<F, D, ArenaFresh<arena_core::SlabArena, ViaValue>>(strategy)
         }
         StrategyId::MultitudeFresh => visitor.visit::<F, D, MultitudeFresh>(strategy),
         StrategyId::MultitudeReused => visitor.visit::<F, D, MultitudeReused>(strategy),

@@ -5,7 +5,8 @@
 //! corpus, writes every document in postcard, bincode 2, MessagePack and JSON, and measures
 //! every strategy on every document: owned types under the system allocator and mimalloc,
 //! serde's `deserialize_in_place`, zero-copy borrowing, `#[derive(ArenaDeserialize)]` into
-//! bump arenas, and multitude's `#[derive(DeserializeIn)]`. Each cell runs in its own child
+//! bump arenas (for JSON also through an `arena_core::Value`, parsed and then replayed into the
+//! arena model), and multitude's `#[derive(DeserializeIn)]`. Each cell runs in its own child
 //! process (so peak resident memory is per strategy); every result is checked equal to the
 //! owned result before it is timed. The value table compares parsing each JSON document into a
 //! dynamic value: `arena_core::Value` in an arena against `serde_json::Value`, simd-json and

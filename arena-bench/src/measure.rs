@@ -50,6 +50,10 @@ pub struct Row {
     pub max_ns: u64,
     /// Median time of the drop (or arena reset) on its own.
     pub drop_median_ns: u64,
+    /// Median time of the replay inside the deserialization, for the strategy that parses a
+    /// dynamic value and replays it into the typed model ([`Sample::replay`]).
+    #[serde(default)]
+    pub replay_median_ns: Option<u64>,
     /// Median time of a whole document: its deserialization plus its drop (or arena reset),
     /// what a program pays per document. Speedups are computed from it.
     pub total_median_ns: u64,
@@ -169,7 +173,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
 
     // 3. Time: one warm state per worker, peak memory from here on.
     let threads = plan.threads.max(1);
-    let (decode, drops, baseline, peak) = if threads == 1 {
+    let (decode, drops, replays, baseline, peak) = if threads == 1 {
         reset_peak_rss();
         let baseline = proc_status_bytes("VmRSS");
         let mut samples = Vec::with_capacity(runs as usize);
@@ -179,13 +183,19 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         let peak = proc_status_bytes("VmHWM");
         let decode = samples.iter().map(|s| nanos(s.decode)).collect();
         let drops = samples.iter().map(|s| nanos(s.drop)).collect();
-        (decode, drops, baseline, peak)
+        let replays = samples.iter().map(|s| s.replay.map(nanos)).collect();
+        (decode, drops, replays, baseline, peak)
     } else {
         drop(state);
         time_threads::<F, D, S>(input, runs, threads)?
     };
     let mut decode: Vec<u64> = decode;
     let mut drops: Vec<u64> = drops;
+    let replays: Option<Vec<u64>> = replays;
+    let replay_median_ns = replays.map(|mut r| {
+        r.sort_unstable();
+        quantile(&r, 0.5)
+    });
     let mut totals: Vec<u64> = decode.iter().zip(&drops).map(|(d, r)| d + r).collect();
     totals.sort_unstable();
     decode.sort_unstable();
@@ -202,6 +212,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         min_ns: decode.first().copied().unwrap_or(0),
         max_ns: decode.last().copied().unwrap_or(0),
         drop_median_ns: quantile(&drops, 0.5),
+        replay_median_ns,
         total_median_ns: quantile(&totals, 0.5),
         allocs_per_doc: calls.allocs,
         reallocs_per_doc: calls.reallocs,
@@ -217,14 +228,18 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
     })
 }
 
+/// Per round: the deserialization, the drop and the replay (when the strategy has one) times,
+/// then the baseline and peak resident memory.
+type Timings = (Vec<u64>, Vec<u64>, Option<Vec<u64>>, u64, u64);
+
 /// `threads` workers, each with its own copy of the document and its own state, deserialize
 /// `runs` rounds in step (a barrier starts each round); a round takes as long as its slowest
-/// worker.
+/// worker (each of its parts, the slowest worker's at that part).
 fn time_threads<F: Format, D: Dataset, S: Strategy<D>>(
     input: &[u8],
     runs: u32,
     threads: u32,
-) -> Result<(Vec<u64>, Vec<u64>, u64, u64), String> {
+) -> Result<Timings, String> {
     let copies: Vec<Vec<u8>> = (0..threads).map(|_| input.to_vec()).collect();
     let barrier = std::sync::Barrier::new(threads as usize);
     reset_peak_rss();
@@ -273,5 +288,14 @@ fn time_threads<F: Format, D: Dataset, S: Strategy<D>>(
     };
     let decode = (0..runs as usize).map(|i| round(i, |s| s.decode)).collect();
     let drops = (0..runs as usize).map(|i| round(i, |s| s.drop)).collect();
-    Ok((decode, drops, baseline, peak))
+    let replays = (0..runs as usize)
+        .map(|i| {
+            per_worker
+                .iter()
+                .map(|w| w[i].replay.map(nanos))
+                .max()
+                .flatten()
+        })
+        .collect();
+    Ok((decode, drops, replays, baseline, peak))
 }

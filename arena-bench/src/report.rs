@@ -13,6 +13,10 @@ pub const BASELINE: &str = "owned-system";
 /// under the system allocator.
 pub const VALUE_BASELINE: &str = "value-serde-system";
 
+/// What the strategies that read through a value are compared with in their own table: the
+/// same arena model in the same arena kind, read straight from the text.
+pub const DIRECT: &str = "slab-fresh";
+
 /// The baseline of the strategy called `strategy` ([`StrategyId::baseline`]).
 fn baseline_of(strategy: &str) -> &'static str {
     StrategyId::from_name(strategy).map_or(BASELINE, |s| s.baseline().name())
@@ -174,11 +178,60 @@ impl Report {
                 arena,
             );
         }
+        if self.rows.iter().any(|r| r.row.replay_median_ns.is_some()) {
+            out.push_str(&self.replay_table());
+        }
         if self.rows.iter().any(|r| is_value(&r.row)) {
             out.push_str(&self.value_table());
         }
         if let Some(figures) = &self.figures {
             out.push_str(&figures::markdown(&self.rows, figures));
+        }
+        out
+    }
+
+    /// The replay table, in Markdown: the rows that parse a value and replay it into the typed
+    /// model, their replay apart, against [`DIRECT`] on the same document.
+    fn replay_table(&self) -> String {
+        let mut out = format!(
+            "\n## Through a value (JSON)\n\nEach JSON document parsed into an `arena_core::Value` \
+             and replayed into the typed arena model, in one fresh arena. Medians per document: \
+             the deserialization (parse + replay), the replay alone and its share, and the \
+             deserialization against {DIRECT} (the same model read straight from the text) in \
+             this run.\n\n\
+             | format/dataset/strategy | deserialize ms | replay ms | replay share | \
+             {DIRECT} ms | time / {DIRECT} |\n\
+             |---|--:|--:|--:|--:|--:|\n",
+        );
+        for r in &self.rows {
+            let row = &r.row;
+            let Some(replay) = row.replay_median_ns.filter(|_| row.error.is_none()) else {
+                continue;
+            };
+            let direct = self
+                .rows
+                .iter()
+                .find(|d| {
+                    d.row.strategy == DIRECT
+                        && d.row.format == row.format
+                        && d.row.dataset == row.dataset
+                        && d.row.error.is_none()
+                        && d.row.median_ns > 0
+                })
+                .map(|d| d.row.median_ns);
+            let _ = writeln!(
+                out,
+                "| {} | {:.3} | {:.3} | {:.0} % | {} | {} |",
+                r.name,
+                f(row.median_ns) / 1e6,
+                f(replay) / 1e6,
+                f(replay) / f(row.median_ns.max(1)) * 100.0,
+                direct.map_or_else(|| "n/a".to_owned(), |d| format!("{:.3}", f(d) / 1e6)),
+                direct.map_or_else(
+                    || "n/a".to_owned(),
+                    |d| format!("{:.2}x", f(row.median_ns) / f(d))
+                ),
+            );
         }
         out
     }
@@ -243,7 +296,8 @@ impl Report {
         }
         let bar = 16.0;
         let panel_h = bar * strategies.len() as f64 + 40.0;
-        let (label_w, panel_w) = (150.0, 330.0);
+        // Wide enough for the longest label, "slab-fresh-via-value (JSON)", at 11 px.
+        let (label_w, panel_w) = (175.0, 330.0);
         let width = 2.0 * (label_w + panel_w) + 40.0;
         let height = panel_h * datasets.len() as f64 + 50.0;
         let mut s = String::new();
@@ -318,7 +372,7 @@ impl Report {
                         r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
                         x0 + label_w - 6.0,
                         y + bar - 5.0,
-                        xml(st)
+                        xml(&chart_label(st))
                     );
                     match v {
                         Some(v) => {
@@ -387,6 +441,16 @@ fn calls(row: &Row) -> String {
     let global = row.allocs_per_doc + row.reallocs_per_doc;
     row.os_calls_per_doc
         .map_or_else(|| global.to_string(), |os| format!("{global} + {os} OS"))
+}
+
+/// A strategy's label in the chart: its name, marked when it reads JSON only, as its means
+/// are then over JSON alone where the others' are over every format of the run.
+fn chart_label(strategy: &str) -> String {
+    if StrategyId::from_name(strategy).is_some_and(StrategyId::json_only) {
+        format!("{strategy} (JSON)")
+    } else {
+        strategy.to_owned()
+    }
 }
 
 fn xml(s: &str) -> String {

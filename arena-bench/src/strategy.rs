@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use serde::de::{DeserializeSeed, Deserializer};
 
 use crate::datasets::{Dataset, MultiAlloc};
-use crate::format::Format;
-use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator, LengthTrust};
+use crate::format::{Format, Json};
+use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator, LengthTrust, Value};
 
 use crate::model::{Digest, LiveSize, digest_of};
 
@@ -24,6 +24,10 @@ pub struct Sample {
     pub decode: Duration,
     /// Dropping the value (and the arena, or resetting it).
     pub drop: Duration,
+    /// The part of `decode` spent replaying a parsed [`arena_core::Value`] into the typed
+    /// model, for the strategies that read through one ([`ViaValue`]); `None` for the
+    /// others.
+    pub replay: Option<Duration>,
 }
 
 /// An arena's memory after one document.
@@ -115,6 +119,7 @@ fn serde_value<'de, F: Format, T: serde::Deserialize<'de> + Digest>(
     Ok(Sample {
         decode,
         drop: t1.elapsed(),
+        replay: None,
     })
 }
 
@@ -159,6 +164,7 @@ impl<D: Dataset> Strategy<D> for InPlace {
         Ok(Sample {
             decode,
             drop: Duration::ZERO,
+            replay: None,
         })
     }
 }
@@ -252,6 +258,7 @@ impl<D: Dataset> Strategy<D> for MultitudeFresh {
         Ok(Sample {
             decode,
             drop: t1.elapsed(),
+            replay: None,
         })
     }
 }
@@ -280,6 +287,7 @@ impl<D: Dataset> Strategy<D> for MultitudeReused {
         Ok(Sample {
             decode,
             drop: t1.elapsed(),
+            replay: None,
         })
     }
 }
@@ -351,25 +359,98 @@ pub(crate) fn arena_bytes<K: BumpAllocator>(arena: &K) -> ArenaBytes {
     }
 }
 
-/// Deserializes the arena model of `D` into `arena`, observing it when asked; the time is
-/// measured from `started`. `trust` is the stream's: each worker reads its documents as one
-/// stream, as a user reading a file or a connection of similar documents would (see
-/// `arena_core::LengthTrust`).
+/// How an arena strategy reads a document into the arena model: [`Direct`] from the format,
+/// or [`ViaValue`] through a dynamic value.
+pub trait ArenaRead {
+    /// Reads the arena model of `D` from `input` (in format `F`) into `arena`, with the
+    /// stream's `trust`; returns it and, when the read replays a value, the replay's time.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as text.
+    fn read<'a, F: Format, D: Dataset, K: ArenaKind>(
+        arena: &'a K,
+        trust: &'a LengthTrust,
+        input: &[u8],
+    ) -> Result<(D::Arena<'a>, Option<Duration>), String>
+    where
+        D::Arena<'a>: ArenaDeserialize<'a, K>;
+}
+
+/// `#[derive(ArenaDeserialize)]` straight from the format.
+#[derive(Debug)]
+pub struct Direct;
+
+impl ArenaRead for Direct {
+    #[inline]
+    fn read<'a, F: Format, D: Dataset, K: ArenaKind>(
+        arena: &'a K,
+        trust: &'a LengthTrust,
+        input: &[u8],
+    ) -> Result<(D::Arena<'a>, Option<Duration>), String>
+    where
+        D::Arena<'a>: ArenaDeserialize<'a, K>,
+    {
+        let seed = ArenaSeed::new(arena)
+            .str_as_bytes(F::STR_AS_BYTES)
+            .with_trust(trust);
+        Ok((F::decode_seed(input, seed)?, None))
+    }
+}
+
+/// JSON only: the document parsed into an [`arena_core::Value`] in the arena, then replayed
+/// (`Value::deserializer`) into the `#[derive(ArenaDeserialize)]` model in the same arena,
+/// which holds both when the document is done. The replay's announced lengths are the value's
+/// own and always prove true, so the stream's [`LengthTrust`] reads its large sequences
+/// straight into the arena, as a binary format's would.
+#[derive(Debug)]
+pub struct ViaValue;
+
+impl ArenaRead for ViaValue {
+    #[inline]
+    fn read<'a, F: Format, D: Dataset, K: ArenaKind>(
+        arena: &'a K,
+        trust: &'a LengthTrust,
+        input: &[u8],
+    ) -> Result<(D::Arena<'a>, Option<Duration>), String>
+    where
+        D::Arena<'a>: ArenaDeserialize<'a, K>,
+    {
+        if F::NAME != Json::NAME {
+            return Err(format!(
+                "reading through a value reads JSON, not {}",
+                F::NAME
+            ));
+        }
+        let value = Json::decode_seed(input, ArenaSeed::<Value<'a>, K>::new(arena))?;
+        let replay_started = Instant::now();
+        let seed = ArenaSeed::new(arena)
+            .str_as_bytes(Json::STR_AS_BYTES)
+            .with_trust(trust);
+        // JSON is human-readable: the replay says so, as serde_json does.
+        let typed = seed
+            .deserialize(value.deserializer::<serde_json::Error>(true))
+            .map_err(|e| e.to_string())?;
+        Ok((typed, Some(replay_started.elapsed())))
+    }
+}
+
+/// Reads the arena model of `D` into `arena` the way `R` does, observing it when asked; the
+/// time is measured from `started`, and the replay's (if any) returned apart. `trust` is the
+/// stream's: each worker reads its documents as one stream, as a user reading a file or a
+/// connection of similar documents would (see `arena_core::LengthTrust`).
 #[inline]
-fn arena_value<'a, F: Format, D: Dataset, K: ArenaKind>(
+fn arena_value<'a, F: Format, D: Dataset, K: ArenaKind, R: ArenaRead>(
     started: Instant,
     arena: &'a K,
     trust: &'a LengthTrust,
     input: &[u8],
     observe: Option<&mut Observed>,
-) -> Result<(D::Arena<'a>, Duration), String>
+) -> Result<(D::Arena<'a>, Duration, Option<Duration>), String>
 where
     D::Arena<'a>: ArenaDeserialize<'a, K>,
 {
-    let seed = ArenaSeed::new(arena)
-        .str_as_bytes(F::STR_AS_BYTES)
-        .with_trust(trust);
-    let value: D::Arena<'a> = F::decode_seed(input, seed)?;
+    let (value, replay) = R::read::<F, D, K>(arena, trust, input)?;
     let decode = started.elapsed();
     black_box(&value);
     if let Some(o) = observe {
@@ -377,15 +458,16 @@ where
         o.live_bytes = Some(value.live_bytes() as u64);
         o.arena = Some(arena_bytes(arena));
     }
-    Ok((value, decode))
+    Ok((value, decode, replay))
 }
 
 /// Strategy 5, fresh: `#[derive(ArenaDeserialize)]` into a new arena `K` per document, created
-/// inside the timed part and dropped inside the drop part.
+/// inside the timed part and dropped inside the drop part, read the way `R` does (by default
+/// straight from the format).
 #[derive(Debug)]
-pub struct ArenaFresh<K>(PhantomData<K>);
+pub struct ArenaFresh<K, R = Direct>(PhantomData<(K, R)>);
 
-impl<D: Dataset, K: ArenaKind> Strategy<D> for ArenaFresh<K>
+impl<D: Dataset, K: ArenaKind, R: ArenaRead> Strategy<D> for ArenaFresh<K, R>
 where
     for<'a> D::Arena<'a>: ArenaDeserialize<'a, K>,
 {
@@ -408,13 +490,14 @@ where
     ) -> Result<Sample, String> {
         let t0 = Instant::now();
         let arena = K::create();
-        let (value, decode) = arena_value::<F, D, K>(t0, &arena, trust, input, observe)?;
+        let (value, decode, replay) = arena_value::<F, D, K, R>(t0, &arena, trust, input, observe)?;
         let t1 = Instant::now();
         drop(value);
         drop(arena);
         Ok(Sample {
             decode,
             drop: t1.elapsed(),
+            replay,
         })
     }
 }
@@ -446,13 +529,15 @@ where
         observe: Option<&mut Observed>,
     ) -> Result<Sample, String> {
         let started = Instant::now();
-        let (value, decode) = arena_value::<F, D, K>(started, arena, trust, input, observe)?;
+        let (value, decode, replay) =
+            arena_value::<F, D, K, Direct>(started, arena, trust, input, observe)?;
         let t1 = Instant::now();
         drop(value);
         arena.reset();
         Ok(Sample {
             decode,
             drop: t1.elapsed(),
+            replay,
         })
     }
 }

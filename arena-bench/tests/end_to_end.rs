@@ -36,12 +36,12 @@ fn run(out: &PathBuf, args: &[&str]) -> Report {
     serde_json::from_str(&json).expect("report.json parses")
 }
 
-/// Checks every row; `formats` includes JSON when `strategies` has any of the value table's,
-/// which read JSON only.
+/// Checks every row; `formats` includes JSON when `strategies` has any that reads JSON only
+/// (the value table's, and slab-fresh-via-value).
 fn check_rows(report: &Report, formats: usize, datasets: usize, strategies: &[StrategyId]) {
     let cells: usize = strategies
         .iter()
-        .map(|s| if s.is_value() { 1 } else { formats })
+        .map(|s| if s.json_only() { 1 } else { formats })
         .sum();
     assert_eq!(report.rows.len(), cells * datasets);
     for strategy in strategies {
@@ -74,6 +74,19 @@ fn check_rows(report: &Report, formats: usize, datasets: usize, strategies: &[St
             r.name
         );
         assert!(r.speedup.is_some_and(|s| s > 0.0), "{}: no speedup", r.name);
+        // Only the strategy that reads through a value replays, and its replay is a part of
+        // each document's deserialization, so of its median too.
+        let via_value = row.strategy == StrategyId::SlabFreshViaValue.name();
+        assert_eq!(row.replay_median_ns.is_some(), via_value, "{}", r.name);
+        if let Some(replay) = row.replay_median_ns {
+            assert!(
+                replay > 0 && replay <= row.median_ns,
+                "{}: replay {replay} ns of {} ns",
+                r.name,
+                row.median_ns
+            );
+            assert_eq!(row.format, "json", "{}: it reads JSON only", r.name);
+        }
         if row.strategy == BASELINE || row.strategy == VALUE_BASELINE {
             assert!((r.speedup.unwrap() - 1.0).abs() < 1e-9);
             // Owned types allocate for every string of the document.

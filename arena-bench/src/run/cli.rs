@@ -7,15 +7,16 @@ use crate::dispatch::StrategyId;
 use crate::format::FormatId;
 
 /// The default size of the synthetic city, in postcard bytes: 2 MB (about 24,000 citizens,
-/// 4.3 MB of JSON). The default run measures 4 formats × 4 datasets × every typed strategy
-/// and the 4 JSON documents × every value strategy, each cell in its own process; at this size the slowest cell (owned, system allocator, JSON)
-/// takes about 25 ms per document on a 2-core machine, so each cell fits its budget with
-/// enough runs for a median, and the whole run stays well under 3 minutes.
+/// 4.3 MB of JSON). The default run measures 4 formats × 4 datasets × every strategy that
+/// reads every format and the 4 JSON documents × every strategy that reads JSON only, each
+/// cell in its own process; at this size the slowest cell (owned, system allocator, JSON) takes
+/// about 25 ms per document on a 2-core machine, so each cell fits its budget with enough runs
+/// for a median, and the whole run stays well under 3 minutes.
 pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
 
-/// Timed time per cell by default. With 16 cells for each of the 13 typed strategies and 4
-/// (the JSON documents) for each of the value table's 6, 232 cells, 300 ms each is about 70 s
-/// of timing, leaving room for the process starts, the check and counting passes and a loaded
+/// Timed time per cell by default. With 16 cells for each of the 13 strategies that read every
+/// format and 4 (the JSON documents) for each of the 7 that read JSON only (the value table's 6
+/// and slab-fresh-via-value), 236 cells, 300 ms each is about 71 s of timing, leaving room for the process starts, the check and counting passes and a loaded
 /// machine within the 3 minutes.
 pub const DEFAULT_BUDGET_MS: u64 = 300;
 
@@ -49,7 +50,8 @@ OPTIONS (lists are comma-separated; the default is all):
   --dataset D       city, twitter, citm_catalog, canada
   --strategy S      owned-system, owned-mimalloc, in-place-system, in-place-mimalloc, borrowed,
                     bumpalo-fresh, bumpalo-reused, bump-scope-fresh, bump-scope-reused,
-                    slab-fresh, slab-reused, multitude-fresh, multitude-reused;
+                    slab-fresh, slab-reused, slab-fresh-via-value (JSON only),
+                    multitude-fresh, multitude-reused;
                     the value table (JSON only): value-serde-system, value-serde-mimalloc,
                     value-slab-fresh, value-bumpalo-fresh, value-simd-json, value-sonic-rs
   --size SIZE       size of the synthetic city in postcard, e.g. 500KB, 2MB (default), 200MB
