@@ -53,11 +53,21 @@ mod allocator;
 mod arena_deserialize;
 mod arena_string;
 mod arena_vec;
+#[cfg(feature = "bincode")]
+pub mod bincode;
 mod bstr;
 mod call;
+#[cfg(feature = "cbor")]
+pub mod cbor;
 mod chunk_pool;
 mod impls;
+#[cfg(feature = "json")]
+pub mod json;
 mod limits;
+#[cfg(feature = "msgpack")]
+pub mod msgpack;
+#[cfg(feature = "postcard")]
+pub mod postcard;
 mod private;
 mod scratch;
 mod seed;

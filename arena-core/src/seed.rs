@@ -27,6 +27,12 @@ use crate::limits::Limits;
 /// - [`with_trust`](Self::with_trust) carries what announced lengths proved from one document
 ///   of a stream to the next, so large sequences go straight into the arena.
 ///
+/// For one document in a slice, the format modules (each behind a feature of its name, all
+/// with `formats`) wrap this in one call with the fastest settings for the format:
+/// `json::{from_str, from_slice}`, `postcard::from_bytes`,
+/// `bincode::{from_slice, from_slice_with_config}`, `msgpack::from_slice` and
+/// `cbor::from_slice`. Their `*_seed` forms take a seed configured here, for limits and trust.
+///
 /// A seed used inside a call (in a hand-written impl) is part of that call: its limits can only
 /// tighten the call's, and its bytes count against the call's budget. A seed for another arena
 /// is a call of its own on that arena, under the same limits, with a rewind of its own.
@@ -176,6 +182,18 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     #[inline]
     pub const fn arena(&self) -> &'bump A {
         self.arena
+    }
+
+    /// This seed with [`str_as_bytes`](Self::str_as_bytes) set to `on` if the caller left it
+    /// unset; a setting the caller chose stays. The format modules' fast settings go through
+    /// here, so an explicit `str_as_bytes(false)` is kept.
+    #[cfg(any(feature = "postcard", feature = "bincode"))]
+    #[must_use]
+    pub(crate) const fn str_as_bytes_unless_set(mut self, on: bool) -> Self {
+        if self.str_as_bytes.is_none() {
+            self.str_as_bytes = Some(on);
+        }
+        self
     }
 }
 

@@ -1,0 +1,92 @@
+//! One-call CBOR entry point (feature `cbor`): a data item in a `&[u8]` read into an arena
+//! with [cbor4ii].
+//!
+//! [`from_slice`] reads one `T` with [`ArenaSeed::new`] and no settings of its own: CBOR text
+//! strings are not byte strings, so [`ArenaSeed::str_as_bytes`] must stay off (with it, every
+//! string is an error). Like `cbor4ii::serde::from_slice`, it reads the data item at the front
+//! of `input` and ignores the bytes after it: trailing input is not an error. Errors are
+//! [`cbor4ii::serde::DecodeError<Infallible>`](::cbor4ii::serde::DecodeError) (reading a slice
+//! cannot fail for want of input other than by ending early, which is a decode error).
+//!
+//! [`from_slice_seed`] does the same with a seed the caller configured
+//! ([`ArenaSeed::with_limits`] for untrusted input, [`ArenaSeed::with_trust`] for a stream of
+//! items).
+//!
+//! # Examples
+//!
+//! ```
+//! let bump = bumpalo::Bump::new();
+//! let bytes = cbor4ii::serde::to_vec(Vec::new(), &("Ada", vec![1u16, 2, 3])).unwrap();
+//! let (name, numbers): (&str, &[u16]) = arena_core::cbor::from_slice(&bump, &bytes)?;
+//! assert_eq!((name, numbers), ("Ada", &[1, 2, 3][..]));
+//!
+//! // Bytes after the data item are ignored, as cbor4ii::serde::from_slice ignores them.
+//! let mut longer = bytes.clone();
+//! longer.push(0xFF);
+//! let again: (&str, &[u16]) = arena_core::cbor::from_slice(&bump, &longer)?;
+//! assert_eq!(again, (name, numbers));
+//! # Ok::<(), cbor4ii::serde::DecodeError<std::convert::Infallible>>(())
+//! ```
+
+use core::convert::Infallible;
+
+use ::cbor4ii::core::utils::SliceReader;
+use ::cbor4ii::serde::{DecodeError, Deserializer};
+use serde::de::DeserializeSeed;
+
+use crate::allocator::BumpAllocator;
+use crate::arena_deserialize::ArenaDeserialize;
+use crate::seed::ArenaSeed;
+
+/// Deserializes a `T` into `arena` from the CBOR data item at the front of `input`.
+///
+/// # Errors
+///
+/// A [`DecodeError`] when `input` ends before a `T` does, does not hold a `T`, or breaks the
+/// default [`Limits`](crate::Limits).
+///
+/// # Examples
+///
+/// ```
+/// let bump = bumpalo::Bump::new();
+/// let bytes = cbor4ii::serde::to_vec(Vec::new(), &["a", "bc"]).unwrap();
+/// let words: [&str; 2] = arena_core::cbor::from_slice(&bump, &bytes)?;
+/// assert_eq!(words, ["a", "bc"]);
+/// # Ok::<(), cbor4ii::serde::DecodeError<std::convert::Infallible>>(())
+/// ```
+pub fn from_slice<'bump, T, A>(arena: &'bump A, input: &[u8]) -> Result<T, DecodeError<Infallible>>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    from_slice_seed(ArenaSeed::new(arena), input)
+}
+
+/// Deserializes a `T` with `seed` from the CBOR data item at the front of `input`, as
+/// [`from_slice`] does with the seed's settings.
+///
+/// # Errors
+///
+/// As [`from_slice`], and when the value breaks the seed's limits.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, Limits};
+///
+/// let bump = bumpalo::Bump::new();
+/// let bytes = cbor4ii::serde::to_vec(Vec::new(), &["a", "b", "c"]).unwrap();
+/// let seed = ArenaSeed::<&[&str], _>::new(&bump).with_limits(Limits::default().max_len(2));
+/// let err = arena_core::cbor::from_slice_seed(seed, &bytes).unwrap_err();
+/// assert!(err.to_string().contains("sequence length limit of 2 elements"));
+/// ```
+pub fn from_slice_seed<'bump, T, A>(
+    seed: ArenaSeed<'bump, T, A>,
+    input: &[u8],
+) -> Result<T, DecodeError<Infallible>>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    seed.deserialize(&mut Deserializer::new(SliceReader::new(input)))
+}

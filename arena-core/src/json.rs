@@ -1,0 +1,152 @@
+//! One-call JSON entry points (feature `json`): a document in a `&str` or `&[u8]` read into an
+//! arena with [serde_json].
+//!
+//! [`from_str`] and [`from_slice`] read one `T` with [`ArenaSeed::new`] and no settings of its
+//! own: JSON strings are text, so [`ArenaSeed::str_as_bytes`] does not apply. After the value,
+//! the input may hold only whitespace; anything else is an error, as `serde_json::from_str`
+//! and `serde_json::from_slice` report it (both call [`Deserializer::end`]). Errors are
+//! [`serde_json::Error`].
+//!
+//! [`from_str_seed`] and [`from_slice_seed`] do the same with a seed the caller configured:
+//! [`ArenaSeed::with_limits`] for untrusted input, [`ArenaSeed::with_trust`] for a stream of
+//! documents.
+//!
+//! # Examples
+//!
+//! ```
+//! let bump = bumpalo::Bump::new();
+//! let cities: &[(&str, u32)] =
+//!     arena_core::json::from_str(&bump, r#"[["Paris", 2148000], ["Lyon", 522000]]"#)?;
+//! assert_eq!(cities, [("Paris", 2148000), ("Lyon", 522000)]);
+//!
+//! // Trailing whitespace is accepted, anything else is not.
+//! assert!(arena_core::json::from_str::<&str, _>(&bump, "\"a\"  \n").is_ok());
+//! assert!(arena_core::json::from_str::<&str, _>(&bump, "\"a\" \"b\"").is_err());
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+
+use ::serde_json::de::Read;
+use ::serde_json::{Deserializer, Error};
+use serde::de::DeserializeSeed;
+
+use crate::allocator::BumpAllocator;
+use crate::arena_deserialize::ArenaDeserialize;
+use crate::seed::ArenaSeed;
+
+/// Deserializes a `T` into `arena` from the JSON text `input`.
+///
+/// # Errors
+///
+/// A [`serde_json::Error`] when `input` is not JSON, does not hold a `T`,
+/// holds more than whitespace after it, or breaks the default [`Limits`](crate::Limits).
+///
+/// # Examples
+///
+/// ```
+/// let bump = bumpalo::Bump::new();
+/// let tags: &[&str] = arena_core::json::from_str(&bump, r#"["a", "bc"]"#)?;
+/// assert_eq!(tags, ["a", "bc"]);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn from_str<'bump, T, A>(arena: &'bump A, input: &str) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    from_str_seed(ArenaSeed::new(arena), input)
+}
+
+/// Deserializes a `T` into `arena` from the JSON bytes `input`.
+///
+/// # Errors
+///
+/// A [`serde_json::Error`] when `input` is not JSON (invalid UTF-8
+/// included), does not hold a `T`, holds more than whitespace after it, or breaks the default
+/// [`Limits`](crate::Limits).
+///
+/// # Examples
+///
+/// ```
+/// let bump = bumpalo::Bump::new();
+/// let point: (i32, i32) = arena_core::json::from_slice(&bump, b"[3, -4]")?;
+/// assert_eq!(point, (3, -4));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn from_slice<'bump, T, A>(arena: &'bump A, input: &[u8]) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    from_slice_seed(ArenaSeed::new(arena), input)
+}
+
+/// Deserializes a `T` with `seed` from the JSON text `input`, as [`from_str`] does with the
+/// seed's limits and trust.
+///
+/// # Errors
+///
+/// As [`from_str`], and when the value breaks the seed's limits.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, Limits};
+///
+/// let bump = bumpalo::Bump::new();
+/// let seed = ArenaSeed::<&[&str], _>::new(&bump).with_limits(Limits::default().max_len(2));
+/// let err = arena_core::json::from_str_seed(seed, r#"["a", "b", "c"]"#).unwrap_err();
+/// assert!(err.to_string().contains("sequence length limit of 2 elements"));
+/// ```
+pub fn from_str_seed<'bump, T, A>(seed: ArenaSeed<'bump, T, A>, input: &str) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    read_to_end(seed, Deserializer::from_str(input))
+}
+
+/// Deserializes a `T` with `seed` from the JSON bytes `input`, as [`from_slice`] does with the
+/// seed's limits and trust.
+///
+/// # Errors
+///
+/// As [`from_slice`], and when the value breaks the seed's limits.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, LengthTrust, Limits};
+///
+/// let trust = LengthTrust::new();
+/// for doc in [&b"[1, 2]"[..], b"[3, 4, 5]"] {
+///     let bump = bumpalo::Bump::new();
+///     let seed = ArenaSeed::<&[u32], _>::new(&bump)
+///         .with_limits(Limits::default().max_len(1000))
+///         .with_trust(&trust);
+///     let numbers = arena_core::json::from_slice_seed(seed, doc)?;
+///     assert!(numbers.len() >= 2);
+/// }
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn from_slice_seed<'bump, T, A>(seed: ArenaSeed<'bump, T, A>, input: &[u8]) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    read_to_end(seed, Deserializer::from_slice(input))
+}
+
+/// Reads one value, then checks that only whitespace follows, as serde_json's helpers do.
+fn read_to_end<'de, 'bump, T, A, R>(
+    seed: ArenaSeed<'bump, T, A>,
+    mut de: Deserializer<R>,
+) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: Read<'de>,
+{
+    let value = seed.deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}

@@ -1,0 +1,88 @@
+//! One-call MessagePack entry point (feature `msgpack`): a message in a `&[u8]` read into an
+//! arena with [rmp-serde](::rmp_serde).
+//!
+//! [`from_slice`] reads one `T` with [`ArenaSeed::new`] and no settings of its own:
+//! rmp-serde checks a string's UTF-8 before the arena sees it, so
+//! [`ArenaSeed::str_as_bytes`] would read the same values no faster. Structs read both as
+//! arrays (`rmp_serde::to_vec`) and as maps with field names (`rmp_serde::to_vec_named`). Like
+//! `rmp_serde::from_slice`, it reads the value from the front of `input` and ignores the bytes
+//! after it: trailing input is not an error. Errors are
+//! [`rmp_serde::decode::Error`].
+//!
+//! [`from_slice_seed`] does the same with a seed the caller configured
+//! ([`ArenaSeed::with_limits`] for untrusted input, [`ArenaSeed::with_trust`] for a stream of
+//! messages).
+//!
+//! # Examples
+//!
+//! ```
+//! let bump = bumpalo::Bump::new();
+//! let bytes = rmp_serde::to_vec(&("Ada", vec![1u16, 2, 3])).unwrap();
+//! let (name, numbers): (&str, &[u16]) = arena_core::msgpack::from_slice(&bump, &bytes)?;
+//! assert_eq!((name, numbers), ("Ada", &[1, 2, 3][..]));
+//!
+//! // Bytes after the message are ignored, as rmp_serde::from_slice ignores them.
+//! let mut longer = bytes.clone();
+//! longer.push(0xC1);
+//! let again: (&str, &[u16]) = arena_core::msgpack::from_slice(&bump, &longer)?;
+//! assert_eq!(again, (name, numbers));
+//! # Ok::<(), rmp_serde::decode::Error>(())
+//! ```
+
+use ::rmp_serde::Deserializer;
+use ::rmp_serde::decode::Error;
+use serde::de::DeserializeSeed;
+
+use crate::allocator::BumpAllocator;
+use crate::arena_deserialize::ArenaDeserialize;
+use crate::seed::ArenaSeed;
+
+/// Deserializes a `T` into `arena` from the MessagePack value at the front of `input`.
+///
+/// # Errors
+///
+/// A [`rmp_serde::decode::Error`] when `input` ends before a `T` does, does not hold a
+/// `T`, or breaks the default [`Limits`](crate::Limits).
+///
+/// # Examples
+///
+/// ```
+/// let bump = bumpalo::Bump::new();
+/// let bytes = rmp_serde::to_vec(&["a", "bc"]).unwrap();
+/// let words: [&str; 2] = arena_core::msgpack::from_slice(&bump, &bytes)?;
+/// assert_eq!(words, ["a", "bc"]);
+/// # Ok::<(), rmp_serde::decode::Error>(())
+/// ```
+pub fn from_slice<'bump, T, A>(arena: &'bump A, input: &[u8]) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    from_slice_seed(ArenaSeed::new(arena), input)
+}
+
+/// Deserializes a `T` with `seed` from the MessagePack value at the front of `input`, as
+/// [`from_slice`] does with the seed's settings.
+///
+/// # Errors
+///
+/// As [`from_slice`], and when the value breaks the seed's limits.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, Limits};
+///
+/// let bump = bumpalo::Bump::new();
+/// let bytes = rmp_serde::to_vec(&["a", "b", "c"]).unwrap();
+/// let seed = ArenaSeed::<&[&str], _>::new(&bump).with_limits(Limits::default().max_len(2));
+/// let err = arena_core::msgpack::from_slice_seed(seed, &bytes).unwrap_err();
+/// assert!(err.to_string().contains("sequence length limit of 2 elements"));
+/// ```
+pub fn from_slice_seed<'bump, T, A>(seed: ArenaSeed<'bump, T, A>, input: &[u8]) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    seed.deserialize(&mut Deserializer::from_read_ref(input))
+}
