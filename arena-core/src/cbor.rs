@@ -5,8 +5,8 @@
 //! strings are not byte strings, so [`ArenaSeed::str_as_bytes`] must stay off (with it, every
 //! string is an error). Like `cbor4ii::serde::from_slice`, it reads the data item at the front
 //! of `input` and ignores the bytes after it: trailing input is not an error. Errors are
-//! [`cbor4ii::serde::DecodeError<Infallible>`](::cbor4ii::serde::DecodeError) (reading a slice
-//! cannot fail for want of input other than by ending early, which is a decode error).
+//! [`cbor4ii::serde::DecodeError<Infallible>`](::cbor4ii::serde::DecodeError): a slice reader
+//! has no I/O error of its own, and input that ends early is a decode error like any other.
 //!
 //! [`from_slice_seed`] does the same with a seed the caller configured
 //! ([`ArenaSeed::with_limits`] for untrusted input, [`ArenaSeed::with_trust`] for a stream of
