@@ -192,13 +192,19 @@ fn same(value: &Value<'_>, json: &serde_json::Value) -> bool {
             array.len() == items.len() && items.iter().zip(array).all(|(v, j)| same(v, j))
         }),
         Value::Map(entries) => json.as_object().is_some_and(|object| {
-            // serde_json::Value keeps a key's last entry.
+            // serde_json::Value keeps a key's last entry. It reads keys as strings, which a
+            // format may give as UTF-8 bytes (rmp-serde's `bin`): `Value` keeps those as `Bytes`.
             let mut last = HashMap::with_capacity(entries.len());
             for (key, value) in entries {
-                let Value::Str(key) = key else {
-                    return false;
+                let key = match *key {
+                    Value::Str(key) => key,
+                    Value::Bytes(bytes) => match core::str::from_utf8(bytes) {
+                        Ok(key) => key,
+                        Err(_) => return false,
+                    },
+                    _ => return false,
                 };
-                last.insert(*key, value);
+                last.insert(key, value);
             }
             last.len() == object.len()
                 && object
