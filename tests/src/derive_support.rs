@@ -1,7 +1,7 @@
 //! Support for the derive's differential tests: comparing an arena value with its owned twin
 //! field by field, and running one serialized twin through serde_derive and the derive.
 //!
-//! The bar (issue 3): for any type and any format, `#[derive(ArenaDeserialize)]` reads exactly
+//! The bar: for any type and any format, `#[derive(ArenaDeserialize)]` reads exactly
 //! what serde_derive's `Deserialize` reads for the owned twin, and rejects what it rejects.
 
 use core::fmt;
