@@ -1,6 +1,10 @@
 //! Replaying a [`Value`] into any serde type: [`ValueDeserializer`], a `Deserializer` over a
 //! document in the arena.
 //!
+//! One concept in one file, longer than most: the `Deserializer` and the seq, map, enum and
+//! variant accesses it hands visitors follow serde's buffer method by method, and read best
+//! side by side with it, in its order.
+//!
 //! Its rules are those of serde's private `ContentRefDeserializer` (serde 1.0.229,
 //! `src/private/de.rs`), the buffer serde_derive replays untagged and internally tagged enums
 //! from, method by method and message by message, so a type reads from a `Value` exactly what it
