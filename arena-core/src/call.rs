@@ -54,6 +54,7 @@ use core::ptr;
 
 use serde::de::Error;
 
+use crate::allocator::{AllocError, BumpAllocator, BumpAllocatorExt};
 use crate::limits::{DEFAULT_ZERO_SIZED_LEN, LimitHit, Limits};
 
 pub(crate) mod frame;
@@ -260,6 +261,18 @@ impl Drop for DepthGuard {
 #[inline(always)]
 pub(crate) fn charge(bytes: usize) -> Result<(), LimitHit> {
     with(|cx| cx.charge(bytes))
+}
+
+/// Moves `value` into `arena`, charged to the call's budget: how `&T` and the nodes of a `Value`
+/// are placed.
+#[inline]
+pub(crate) fn alloc_charged<T, A, E>(arena: &A, value: T) -> Result<&mut T, E>
+where
+    A: BumpAllocator + ?Sized,
+    E: Error,
+{
+    charge(size_of::<T>()).map_err(LimitHit::into_de)?;
+    arena.try_alloc(value).map_err(AllocError::into_de)
 }
 
 /// Bytes the call may still allocate.

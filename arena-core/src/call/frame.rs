@@ -46,9 +46,6 @@ pub(crate) struct CallFrame<'t> {
     /// The byte budget the frame started with (`usize::MAX` when unlimited): what it used is
     /// that minus what is left when it closes.
     budget: Cell<usize>,
-    /// Whether no frame was open on the thread when this one opened: the frame then owns the
-    /// trust (see [`trust`]).
-    first: Cell<bool>,
     /// The trust the caller carries from call to call, if any; only the first frame uses it.
     trust: Option<&'t LengthTrust>,
     /// Set by [`succeeded`](Self::succeeded): a call that ends otherwise passes no trust on.
@@ -81,7 +78,6 @@ impl<'t> CallFrame<'t> {
             open: Cell::new(false),
             holder: Cell::new(Holder::Own),
             budget: Cell::new(usize::MAX),
-            first: Cell::new(false),
             trust,
             succeeded: Cell::new(false),
             _pinned: PhantomPinned,
@@ -134,14 +130,19 @@ impl<'t> CallFrame<'t> {
             cx.depth.set(depth + 1);
             this.holder.set(holder);
             this.budget.set(budget);
-            this.first.set(first);
             this.open.set(true);
             Ok(holder)
         })?;
-        if this.first.get() {
+        if this.is_first() {
             trust::start(this.trust);
         }
         Ok(matches!(holder, Holder::Own))
+    }
+
+    /// Whether no frame was open on the thread when this one opened: the frame then owns the
+    /// trust (see [`trust`]).
+    fn is_first(&self) -> bool {
+        self.link.prev.get().is_null()
     }
 
     /// The call succeeded: its trust may be carried on.
@@ -232,7 +233,7 @@ impl Drop for CallFrame<'_> {
             cx.depth.set(cx.depth.get() - 1);
             cx.frame.set(self.link.prev.get());
         });
-        if self.first.get() {
+        if self.is_first() {
             trust::finish(self.trust, self.succeeded.get());
         }
     }

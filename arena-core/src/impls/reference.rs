@@ -3,8 +3,7 @@
 use serde::Deserializer;
 
 use crate::call::{self, DepthGuard};
-use crate::limits::LimitHit;
-use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
+use crate::{ArenaDeserialize, BumpAllocator};
 
 impl<'bump, T, A> ArenaDeserialize<'bump, A> for &'bump T
 where
@@ -20,11 +19,7 @@ where
             let _level = DepthGuard::enter::<D::Error>()?;
             T::deserialize_in(arena, deserializer)?
         };
-        call::charge(size_of::<T>()).map_err(LimitHit::into_de)?;
-        arena
-            .try_alloc(value)
-            .map(|v| &*v)
-            .map_err(AllocError::into_de)
+        call::alloc_charged(arena, value).map(|v| &*v)
     }
 }
 
@@ -42,7 +37,6 @@ where
             let _level = DepthGuard::enter::<D::Error>()?;
             T::deserialize_in(arena, deserializer)?
         };
-        call::charge(size_of::<T>()).map_err(LimitHit::into_de)?;
-        arena.try_alloc(value).map_err(AllocError::into_de)
+        call::alloc_charged(arena, value)
     }
 }

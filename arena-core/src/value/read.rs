@@ -17,7 +17,7 @@ use crate::arena_deserialize::NestedSeed;
 use crate::call::{self, DepthGuard};
 use crate::limits::LimitHit;
 use crate::slice_builder::{self, BuildError, SliceBuilder};
-use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
+use crate::{AllocError, ArenaDeserialize, BumpAllocator};
 
 impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Value<'bump> {
     /// Reads whatever the input holds, with `deserialize_any`.
@@ -42,11 +42,7 @@ struct ValueVisitor<'bump, A: ?Sized> {
 impl<'bump, A: BumpAllocator + ?Sized> ValueVisitor<'bump, A> {
     /// `value` moved into the arena, charged to the budget.
     fn place<T, E: Error>(&self, value: T) -> Result<&'bump T, E> {
-        call::charge(size_of::<T>()).map_err(LimitHit::into_de)?;
-        self.arena
-            .try_alloc(value)
-            .map(|v| &*v)
-            .map_err(AllocError::into_de)
+        call::alloc_charged(self.arena, value).map(|v| &*v)
     }
 
     /// The value `deserializer` holds, read into the arena one level deeper.
