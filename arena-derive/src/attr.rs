@@ -14,7 +14,7 @@ mod container;
 mod field;
 mod variant;
 
-pub use container::Container;
+pub use container::{Container, Tagging};
 pub use field::{DeserializeWith, Field};
 pub use variant::Variant;
 

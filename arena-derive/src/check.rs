@@ -1,6 +1,7 @@
 //! Rules that span several items of the model, checked before any code is generated.
 
 use crate::ast::{Container, Data, Read, Style};
+use crate::attr::Tagging;
 use crate::ctxt::Ctxt;
 use crate::types::global_alloc_types;
 
@@ -11,6 +12,11 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_default(cx, cont);
     check_rename_all_fields(cx, cont);
     check_other(cx, cont);
+    check_tagging(cx, cont);
+    check_untagged_variants(cx, cont);
+    check_internal_tag_conflict(cx, cont);
+    check_flatten(cx, cont);
+    check_not_generated_yet(cx, cont);
 }
 
 /// A deserialized field holds no type that allocates with the global allocator, unless it is
@@ -133,5 +139,173 @@ fn check_other(cx: &Ctxt, cont: &Container) {
             cx.syn_error(syn::Error::new(span, "`other` may be on one variant only"));
         }
         seen = true;
+    }
+}
+
+/// `tag`, `content` and `untagged` combine as serde_derive's `decide_tag` allows: `untagged` or
+/// `tag` alone, or `tag` with `content`, on an enum; `tag` alone on a struct with named fields,
+/// where it only names a key written by `Serialize` and reading ignores it. An internally
+/// tagged enum has no tuple variants, and an adjacently tagged one two different keys.
+fn check_tagging(cx: &Ctxt, cont: &Container) {
+    let spans = &cont.attrs.tagging_spans;
+    match (spans.untagged, spans.tag, spans.content) {
+        (Some(untagged), Some(tag), _) => {
+            for span in [untagged, tag] {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "`untagged` and `tag` conflict: an enum is either untagged or tagged",
+                ));
+            }
+        }
+        (Some(untagged), None, Some(content)) => {
+            for span in [untagged, content] {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "`untagged` and `content` conflict: an untagged enum has no content key",
+                ));
+            }
+        }
+        (None, None, Some(content)) => cx.syn_error(syn::Error::new(
+            content,
+            "`content` needs `tag`: write `tag = \"...\", content = \"...\"` together",
+        )),
+        _ => {}
+    }
+    if let Data::Struct(style, _) = &cont.data {
+        if let Some(untagged) = spans.untagged {
+            cx.syn_error(syn::Error::new(
+                untagged,
+                "`untagged` is for enums, not structs",
+            ));
+        }
+        if let Some(content) = spans.content {
+            cx.syn_error(syn::Error::new(
+                content,
+                "`content` is for enums, not structs",
+            ));
+        }
+        if let (Some(tag), Style::Tuple | Style::Newtype | Style::Unit) = (spans.tag, style) {
+            cx.syn_error(syn::Error::new(
+                tag,
+                "`tag` is for enums and structs with named fields",
+            ));
+        }
+        return;
+    }
+    let Data::Enum(variants) = &cont.data else {
+        return;
+    };
+    match &cont.attrs.tagging {
+        Tagging::Internal { .. } => {
+            for variant in variants.iter().filter(|v| v.style == Style::Tuple) {
+                cx.error_spanned_by(
+                    variant.original,
+                    "`tag` cannot be used with tuple variants: the variant's content is a map \
+                     that holds the tag; make it a struct variant",
+                );
+            }
+        }
+        Tagging::Adjacent { tag, content } if tag == content => {
+            if let Some(span) = spans.content {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    format!("`tag` and `content` are both `{tag}`: give them different keys"),
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Variants marked `untagged` come after every other variant (they are tried after the tagged
+/// ones fail, in order), and `other` has no place in an enum without tags.
+fn check_untagged_variants(cx: &Ctxt, cont: &Container) {
+    let Data::Enum(variants) = &cont.data else {
+        return;
+    };
+    let mut seen_untagged = false;
+    for variant in variants {
+        if variant.attrs.untagged.is_some() {
+            seen_untagged = true;
+        } else if seen_untagged {
+            cx.error_spanned_by(
+                variant.ident,
+                "variants marked `untagged` must come after every other variant: move this \
+                 variant before them",
+            );
+        }
+        let untagged =
+            variant.attrs.untagged.is_some() || matches!(cont.attrs.tagging, Tagging::Untagged);
+        if let (Some(span), true) = (variant.attrs.other, untagged) {
+            cx.syn_error(syn::Error::new(
+                span,
+                "`other` cannot be on an untagged variant: there is no tag to be unknown",
+            ));
+        }
+    }
+}
+
+/// The tag of an internally tagged enum is not also the name (or an alias) of a field of one
+/// of its struct variants: the key would be ambiguous.
+fn check_internal_tag_conflict(cx: &Ctxt, cont: &Container) {
+    let (Tagging::Internal { tag }, Data::Enum(variants)) = (&cont.attrs.tagging, &cont.data)
+    else {
+        return;
+    };
+    let conflict = variants
+        .iter()
+        .filter(|v| v.style == Style::Struct && v.attrs.untagged.is_none())
+        .filter(|v| !v.attrs.skip_deserializing)
+        .flat_map(|v| &v.fields)
+        .filter(|f| !f.attrs.skip_deserializing)
+        .find(|f| f.attrs.aliases.contains(tag));
+    if let Some(field) = conflict {
+        cx.error_spanned_by(
+            field.original,
+            format!("this field's name `{tag}` is the enum's tag: rename the field or the tag"),
+        );
+    }
+}
+
+/// `flatten` is for fields with names: the fields of a struct or a struct variant.
+fn check_flatten(cx: &Ctxt, cont: &Container) {
+    let lists: Vec<(Style, &[crate::ast::Field])> = match &cont.data {
+        Data::Struct(style, fields) => vec![(*style, fields.as_slice())],
+        Data::Enum(variants) => variants
+            .iter()
+            .map(|v| (v.style, v.fields.as_slice()))
+            .collect(),
+    };
+    for (style, fields) in lists {
+        if !matches!(style, Style::Tuple | Style::Newtype) {
+            continue;
+        }
+        for field in fields {
+            if let Some(span) = field.attrs.flatten {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "`flatten` is for named fields: a tuple's elements have no keys to merge",
+                ));
+            }
+        }
+    }
+}
+
+/// The representations whose code generation is still to come.
+fn check_not_generated_yet(cx: &Ctxt, cont: &Container) {
+    let spans = &cont.attrs.tagging_spans;
+    let mut not_yet: Vec<proc_macro2::Span> = Vec::new();
+    if let (Data::Enum(_), Some(span)) = (&cont.data, spans.tag.or(spans.untagged)) {
+        not_yet.push(span);
+    }
+    if let Data::Enum(variants) = &cont.data {
+        not_yet.extend(variants.iter().filter_map(|v| v.attrs.untagged));
+    }
+    not_yet.extend(cont.built_fields().filter_map(|f| f.attrs.flatten));
+    for span in not_yet {
+        cx.syn_error(syn::Error::new(
+            span,
+            "not supported by `#[derive(ArenaDeserialize)]` yet: deserialize this type by hand",
+        ));
     }
 }

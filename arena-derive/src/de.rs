@@ -5,6 +5,7 @@
 //! through `ArenaSeed`.
 
 mod enum_;
+mod enum_externally;
 mod identifier;
 mod struct_;
 mod tuple;

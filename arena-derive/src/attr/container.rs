@@ -27,13 +27,39 @@ pub struct Container {
     pub lifetime: Option<syn::Lifetime>,
     /// `#[arena(arena = "Type")]`: implement for this arena type only.
     pub arena: Option<syn::Type>,
+    /// How an enum's variant is told on the wire: `tag`, `content` and `untagged`.
+    pub tagging: Tagging,
     /// The tokens of `#[arena(default)]` and `#[arena(rename_all_fields)]`, for checks.
     pub default_span: Option<Span>,
     pub rename_all_fields_span: Option<Span>,
+    /// The tokens of `tag`, `content` and `untagged`, for checks.
+    pub tagging_spans: TaggingSpans,
+}
+
+/// How an enum's variant is told on the wire, as serde_derive's `TagType` decides it.
+#[derive(Clone)]
+pub enum Tagging {
+    /// `{"Variant": content}` (no attribute).
+    External,
+    /// `#[arena(tag = "t")]`: `{"t": "Variant", ...fields}`.
+    Internal { tag: String },
+    /// `#[arena(tag = "t", content = "c")]`: `{"t": "Variant", "c": content}`.
+    Adjacent { tag: String, content: String },
+    /// `#[arena(untagged)]`: the content alone, each variant tried in order.
+    Untagged,
+}
+
+/// Where `tag`, `content` and `untagged` were written, when they were.
+#[derive(Clone, Default)]
+pub struct TaggingSpans {
+    pub tag: Option<Span>,
+    pub content: Option<Span>,
+    pub untagged: Option<Span>,
 }
 
 const CONTAINER_KEYS: &str = "`rename`, `rename_all`, `rename_all_fields`, `deny_unknown_fields`, \
-    `default`, `transparent`, `bound`, `expecting`, `crate`, `lifetime`, `arena`";
+    `default`, `transparent`, `tag`, `content`, `untagged`, `bound`, `expecting`, `crate`, \
+    `lifetime`, `arena`";
 
 impl Container {
     pub fn from_ast(cx: &Ctxt, item: &syn::DeriveInput) -> Self {
@@ -48,6 +74,9 @@ impl Container {
         let mut krate = Attr::none(cx, "crate");
         let mut lifetime = Attr::none(cx, "lifetime");
         let mut arena = Attr::none(cx, "arena");
+        let mut tag = Attr::none(cx, "tag");
+        let mut content = Attr::none(cx, "content");
+        let mut untagged = Attr::none(cx, "untagged");
         let mut rename_all_fields_span = None;
 
         for_each_key(cx, &item.attrs, |ns, meta| {
@@ -108,15 +137,24 @@ impl Container {
             } else if path.is_ident("arena") {
                 // #[arena(arena = "bumpalo::Bump")]
                 arena.set(ns, path, parse_lit_into(meta)?);
+            } else if path.is_ident("tag") {
+                // #[arena(tag = "type")]
+                tag.set(ns, path, (get_lit_str(meta)?.value(), path.span_of()));
+            } else if path.is_ident("content") {
+                // #[arena(content = "data")]
+                content.set(ns, path, (get_lit_str(meta)?.value(), path.span_of()));
+            } else if path.is_ident("untagged") {
+                // #[arena(untagged)]
+                untagged.set(ns, path, path.span_of());
             } else if path.is_ident("into") {
                 // #[serde(into = "Type")]: serialize only, ignored
                 skip_value(meta)?;
-            } else if ["tag", "content", "untagged", "remote", "from", "try_from"]
+            } else if ["remote", "from", "try_from"]
                 .iter()
                 .chain(&["field_identifier", "variant_identifier"])
                 .any(|key| path.is_ident(key))
             {
-                // #[serde(tag = "t")] and the other unimplemented representations
+                // #[serde(remote = "T")] and the other unimplemented container keys
                 unsupported_key(cx, meta, "container");
                 skip_value(meta)?;
             } else {
@@ -126,6 +164,19 @@ impl Container {
             Ok(())
         });
 
+        let (tag, content, untagged) = (tag.get(), content.get(), untagged.get());
+        let tagging_spans = TaggingSpans {
+            tag: tag.as_ref().map(|(_, span)| *span),
+            content: content.as_ref().map(|(_, span)| *span),
+            untagged,
+        };
+        // Conflicting combinations are reported by `check_tagging`.
+        let tagging = match (tag, content, untagged) {
+            (_, _, Some(_)) => Tagging::Untagged,
+            (Some((tag, _)), Some((content, _)), None) => Tagging::Adjacent { tag, content },
+            (Some((tag, _)), None, None) => Tagging::Internal { tag },
+            (None, _, None) => Tagging::External,
+        };
         let (default, default_span) = default
             .get()
             .map_or((Default::None, None), |(d, s)| (d, Some(s)));
@@ -144,8 +195,10 @@ impl Container {
             krate: krate.get(),
             lifetime: lifetime.get(),
             arena: arena.get(),
+            tagging,
             default_span,
             rename_all_fields_span,
+            tagging_spans,
         }
     }
 }

@@ -28,10 +28,13 @@ pub struct Field {
     pub default: Default,
     pub skip_deserializing: bool,
     pub deserialize_with: Option<DeserializeWith>,
+    /// The span of `flatten`, when given: the field's own fields (or entries) are read from
+    /// the enclosing map.
+    pub flatten: Option<Span>,
 }
 
 const FIELD_KEYS: &str = "`rename`, `alias`, `default`, `skip`, `skip_deserializing`, \
-    `deserialize_with`, `with`, `borrow`";
+    `deserialize_with`, `with`, `flatten`, `borrow`";
 
 impl Field {
     pub fn from_ast(cx: &Ctxt, index: usize, field: &syn::Field) -> Self {
@@ -39,6 +42,7 @@ impl Field {
         let mut default = Attr::none(cx, "default");
         let mut deserialize_with = Attr::none(cx, "deserialize_with");
         let mut with = Attr::none(cx, "with");
+        let mut flatten = Attr::none(cx, "flatten");
 
         for_each_key(cx, &field.attrs, |ns, meta| {
             let path = &meta.path;
@@ -77,8 +81,11 @@ impl Field {
             {
                 // #[serde(skip_serializing_if = "f")] and the other serialize-only keys: ignored
                 skip_value(meta)?;
-            } else if path.is_ident("flatten") || path.is_ident("bound") {
-                // #[serde(flatten)], #[serde(bound = "...")] on a field: not implemented
+            } else if path.is_ident("flatten") {
+                // #[arena(flatten)]
+                flatten.set(ns, path, path.span_of());
+            } else if path.is_ident("bound") {
+                // #[serde(bound = "...")] on a field: not implemented
                 unsupported_key(cx, meta, "field");
                 skip_value(meta)?;
             } else {
@@ -104,6 +111,7 @@ impl Field {
             aliases: naming.aliases,
             default: default.get().unwrap_or(Default::None),
             skip_deserializing: naming.skip_deserializing.get().is_some(),
+            flatten: flatten.get(),
             deserialize_with: match (deserialize_with.get(), with.get()) {
                 (Some(_), Some((with, span))) => {
                     cx.syn_error(syn::Error::new(

@@ -22,15 +22,20 @@ pub struct Variant {
     pub skip_deserializing: bool,
     /// The span of `other`, when given.
     pub other: Option<Span>,
+    /// The span of `untagged`, when given: the variant is read as an untagged enum's, after
+    /// the tagged variants failed.
+    pub untagged: Option<Span>,
 }
 
-const VARIANT_KEYS: &str = "`rename`, `alias`, `rename_all`, `skip`, `skip_deserializing`, `other`";
+const VARIANT_KEYS: &str =
+    "`rename`, `alias`, `rename_all`, `skip`, `skip_deserializing`, `other`, `untagged`";
 
 impl Variant {
     pub fn from_ast(cx: &Ctxt, variant: &syn::Variant) -> Self {
         let mut naming = Naming::new(cx);
         let mut rename_all = Attr::none(cx, "rename_all");
         let mut other = Attr::none(cx, "other");
+        let mut untagged = Attr::none(cx, "untagged");
 
         for_each_key(cx, &variant.attrs, |ns, meta| {
             let path = &meta.path;
@@ -44,17 +49,20 @@ impl Variant {
             } else if path.is_ident("other") {
                 // #[arena(other)]
                 other.set(ns, path, path.span_of());
+            } else if path.is_ident("untagged") {
+                // #[arena(untagged)]
+                untagged.set(ns, path, path.span_of());
             } else if path.is_ident("skip_serializing") || path.is_ident("serialize_with") {
                 // #[serde(skip_serializing)], #[serde(serialize_with = "f")]: serialize only
                 skip_value(meta)?;
             } else if path.is_ident("borrow") {
                 // #[arena(borrow)]: accepted, everything is in the arena anyway
                 skip_value(meta)?;
-            } else if ["untagged", "deserialize_with", "with", "bound"]
+            } else if ["deserialize_with", "with", "bound"]
                 .iter()
                 .any(|key| path.is_ident(key))
             {
-                // #[serde(untagged)] and the other unimplemented variant keys
+                // #[serde(deserialize_with = "f")] and the other unimplemented variant keys
                 unsupported_key(cx, meta, "variant");
                 skip_value(meta)?;
             } else {
@@ -75,6 +83,7 @@ impl Variant {
             rename_all: rename_all.get().unwrap_or(RenameRule::None),
             skip_deserializing: naming.skip_deserializing.get().is_some(),
             other: other.get(),
+            untagged: untagged.get(),
         }
     }
 

@@ -1,114 +1,24 @@
-//! Externally tagged enums: the variant identifier, then one arm per variant shape.
+//! Enums: which representation reads them, from `tag`, `content` and `untagged`.
+//!
+//! As in serde_derive (`de/enum_.rs`), an enum whose last variants are marked `untagged` is
+//! read first as the enum of its other variants, in its representation, and then, when that
+//! fails, as an untagged enum of the marked ones, all from one buffer of the input.
 
 use proc_macro2::TokenStream;
-use quote::quote;
 
-use super::identifier::{self, Unknown};
-use super::{Form, field_i, field_seed, struct_, tuple, visitor};
-use crate::ast::{Container, Style, Variant};
+use super::enum_externally;
+use crate::ast::{Container, Variant};
+use crate::attr::Tagging;
 use crate::bound::Params;
 
-/// The statements reading an enum with `deserialize_enum`.
+/// The statements reading an enum.
 pub fn deserialize(params: &Params, cont: &Container) -> TokenStream {
-    let cattrs = &cont.attrs;
-    let expecting = cattrs
-        .expecting
-        .clone()
-        .unwrap_or_else(|| format!("enum {}", cont.ident));
-
-    let deserialized: Vec<(usize, &Variant)> = cont.deserialized_variants().collect();
-    let idents: Vec<identifier::Ident> = deserialized
-        .iter()
-        .map(|&(i, variant)| identifier::Ident {
-            ident: field_i(i),
-            aliases: &variant.attrs.aliases,
-        })
-        .collect();
-    let unknown = deserialized
-        .iter()
-        .find(|(_, variant)| variant.attrs.other.is_some())
-        .map_or(Unknown::Error, |&(i, _)| Unknown::Other(field_i(i)));
-    let variant_visitor = identifier::generate(&params.krate, &idents, true, &unknown);
-    let variants_const = identifier::names_const(&idents, true);
-
-    let match_variant = if deserialized.is_empty() {
-        quote! {
-            ::core::result::Result::map(
-                __serde::de::EnumAccess::variant::<__Field>(__data),
-                |(__impossible, _)| match __impossible {},
-            )
+    let variants: Vec<(usize, &Variant)> = cont.deserialized_variants().collect();
+    match &cont.attrs.tagging {
+        Tagging::External => enum_externally::deserialize(params, cont, &variants),
+        // `check_not_generated_yet` rejects the others before any code is generated.
+        Tagging::Internal { .. } | Tagging::Adjacent { .. } | Tagging::Untagged => {
+            TokenStream::new()
         }
-    } else {
-        let arms = deserialized.iter().map(|&(i, variant)| {
-            let var = field_i(i);
-            let body = variant_body(params, cont, variant);
-            quote! {
-                ::core::result::Result::Ok((__Field::#var, __variant)) => { #body }
-            }
-        });
-        quote! {
-            match __serde::de::EnumAccess::variant(__data) {
-                #(#arms)*
-                ::core::result::Result::Err(__err) => ::core::result::Result::Err(__err),
-            }
-        }
-    };
-
-    let (visitor, visitor_value) = visitor(
-        params,
-        &expecting,
-        &quote! {
-            fn visit_enum<__A>(self, __data: __A) -> ::core::result::Result<Self::Value, __A::Error>
-            where
-                __A: __serde::de::EnumAccess<'__de>,
-            {
-                let __arena = self.__arena;
-                #match_variant
-            }
-        },
-    );
-    let name = &cattrs.name;
-    quote! {
-        #variant_visitor
-
-        #visitor
-
-        #variants_const
-
-        __serde::Deserializer::deserialize_enum(__deserializer, #name, VARIANTS, #visitor_value)
-    }
-}
-
-/// The arm reading one variant's content from `__variant`.
-fn variant_body(params: &Params, cont: &Container, variant: &Variant) -> TokenStream {
-    let ident = cont.ident;
-    let variant_ident = variant.ident;
-    let form = Form::Variant(ident, variant_ident);
-    match variant.style {
-        Style::Unit => quote! {
-            let _ = __arena;
-            __serde::de::VariantAccess::unit_variant(__variant)?;
-            ::core::result::Result::Ok(#ident::#variant_ident)
-        },
-        Style::Newtype => {
-            let field = &variant.fields[0];
-            if field.attrs.skip_deserializing {
-                let value = super::default_value(field, &cont.attrs)
-                    .unwrap_or_else(|| quote!(::core::default::Default::default()));
-                return quote! {
-                    __serde::de::VariantAccess::unit_variant(__variant)?;
-                    ::core::result::Result::Ok(#ident::#variant_ident(#value))
-                };
-            }
-            let seed = field_seed(params, field);
-            quote! {
-                ::core::result::Result::map(
-                    __serde::de::VariantAccess::newtype_variant_seed(__variant, #seed),
-                    #ident::#variant_ident,
-                )
-            }
-        }
-        Style::Tuple => tuple::deserialize(params, &cont.attrs, &variant.fields, &form),
-        Style::Struct => struct_::deserialize(params, &cont.attrs, &variant.fields, &form),
     }
 }

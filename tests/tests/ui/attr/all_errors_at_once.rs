@@ -6,7 +6,7 @@ use arena_core::ArenaDeserialize;
 struct S<'bump> {
     #[arena(rename = "x", rename = "y")]
     a: u8,
-    #[serde(flatten)]
+    #[serde(bound = "T: Default")]
     b: &'bump str,
     c: String,
 }

@@ -2,7 +2,7 @@ use arena_core::ArenaDeserialize;
 
 #[derive(ArenaDeserialize)]
 enum E {
-    #[serde(untagged)]
+    #[serde(deserialize_with = "f")]
     A(u8),
 }
 
