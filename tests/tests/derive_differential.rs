@@ -6,9 +6,10 @@
 //! or both fail with the same message. Then the same with corrupted bytes.
 
 use arena_core::ArenaDeserialize;
+use arena_tests::corruption::corruption;
 use arena_tests::derive_support::{Bytes, Pairs, SameAs};
 use arena_tests::shapes::{OwnedShape, Shape, shape};
-use arena_tests::{differential, twins};
+use arena_tests::{corrupted, differential, twins};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -839,59 +840,6 @@ proptest! {
 #[test]
 fn unit_struct() {
     differential!(Unit, Unit, &Unit);
-}
-
-/// One corruption of serialized bytes.
-#[derive(Clone, Debug)]
-enum Corruption {
-    /// Overwrites the byte at this index (modulo the length).
-    Set(prop::sample::Index, u8),
-    /// Cuts the input at this index.
-    Truncate(prop::sample::Index),
-    /// Inserts a byte at this index.
-    Insert(prop::sample::Index, u8),
-    /// Removes the byte at this index.
-    Remove(prop::sample::Index),
-}
-
-fn corruption() -> impl Strategy<Value = Corruption> {
-    prop_oneof![
-        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Corruption::Set(i, b)),
-        any::<prop::sample::Index>().prop_map(Corruption::Truncate),
-        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Corruption::Insert(i, b)),
-        any::<prop::sample::Index>().prop_map(Corruption::Remove),
-    ]
-}
-
-fn corrupt(mut bytes: Vec<u8>, corruptions: &[Corruption]) -> Vec<u8> {
-    for c in corruptions {
-        let len = bytes.len().max(1);
-        match c {
-            Corruption::Set(i, b) if !bytes.is_empty() => {
-                let i = i.index(len);
-                bytes[i] = *b;
-            }
-            Corruption::Truncate(i) => bytes.truncate(i.index(len)),
-            Corruption::Insert(i, b) => bytes.insert(i.index(len + 1).min(bytes.len()), *b),
-            Corruption::Remove(i) if !bytes.is_empty() => {
-                bytes.remove(i.index(len));
-            }
-            _ => {}
-        }
-    }
-    bytes
-}
-
-/// Serializes `$value`, corrupts it, and requires serde_derive and the derive to agree: the
-/// same value, or both an error (no panic).
-macro_rules! corrupted {
-    ($arena_ty:ty, $owned_ty:ty, $value:expr, $corruptions:expr) => {{
-        let value: &$owned_ty = $value;
-        for format in arena_tests::Format::ALL {
-            let bytes = corrupt(format.to_bytes(value), $corruptions);
-            differential!(@bytes format, $arena_ty, $owned_ty, &bytes, false);
-        }
-    }};
 }
 
 proptest! {
