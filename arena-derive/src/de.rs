@@ -79,10 +79,22 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     })
 }
 
-/// What is being built: a struct (its name) or an enum variant (`Enum::Variant`).
+/// What is being built, and from what: a struct (its name) or an enum variant
+/// (`Enum::Variant`), read as its representation reads it.
 pub enum Form<'a> {
+    /// A struct, from the deserializer `__deserializer`.
     Struct(&'a syn::Ident),
+    /// A variant whose content comes from the `VariantAccess` `__variant` (externally and
+    /// adjacently tagged enums).
     Variant(&'a syn::Ident, &'a syn::Ident),
+    /// A struct variant of an internally tagged enum: `deserialize_any` on `__deserializer`,
+    /// the rest of the map (or sequence) the tag was found in.
+    #[expect(dead_code, reason = "the internally tagged generator is still to come")]
+    InternallyTagged(&'a syn::Ident, &'a syn::Ident),
+    /// An untagged variant: `deserialize_any` on `__deserializer`, the buffered input, with no
+    /// `visit_seq` for a struct variant (serde_derive's `StructForm::Untagged`).
+    #[expect(dead_code, reason = "the untagged generator is still to come")]
+    Untagged(&'a syn::Ident, &'a syn::Ident),
 }
 
 impl Form<'_> {
@@ -90,7 +102,9 @@ impl Form<'_> {
     fn path(&self) -> TokenStream {
         match self {
             Self::Struct(ident) => quote!(#ident),
-            Self::Variant(ident, variant) => quote!(#ident::#variant),
+            Self::Variant(ident, variant)
+            | Self::InternallyTagged(ident, variant)
+            | Self::Untagged(ident, variant) => quote!(#ident::#variant),
         }
     }
 
@@ -101,7 +115,9 @@ impl Form<'_> {
         }
         match self {
             Self::Struct(ident) => format!("{kind} {ident}"),
-            Self::Variant(ident, variant) => format!("{kind} variant {ident}::{variant}"),
+            Self::Variant(ident, variant)
+            | Self::InternallyTagged(ident, variant)
+            | Self::Untagged(ident, variant) => format!("{kind} variant {ident}::{variant}"),
         }
     }
 }

@@ -34,7 +34,9 @@ pub fn deserialize(
     let field_visitor = identifier::generate(&params.krate, &idents, false, &unknown);
     let fields_const = identifier::names_const(&idents, false);
 
-    let visit_seq = visit_seq(params, cattrs, fields, &path, true, &expecting);
+    // An untagged struct variant reads only a map, as serde_derive's does.
+    let visit_seq = (!matches!(form, Form::Untagged(..)))
+        .then(|| visit_seq(params, cattrs, fields, &path, true, &expecting));
     let visit_map = visit_map_body(params, cattrs, fields, &path);
 
     let (visitor, visitor_value) = visitor(
@@ -62,6 +64,9 @@ pub fn deserialize(
         }
         Form::Variant(..) => quote! {
             __serde::de::VariantAccess::struct_variant(__variant, FIELDS, #visitor_value)
+        },
+        Form::InternallyTagged(..) | Form::Untagged(..) => quote! {
+            __serde::Deserializer::deserialize_any(__deserializer, #visitor_value)
         },
     };
 

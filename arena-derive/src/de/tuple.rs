@@ -19,7 +19,7 @@ pub fn deserialize(
     let path = form.path();
     let kind = match form {
         Form::Struct(_) => "tuple struct",
-        Form::Variant(..) => "tuple",
+        Form::Variant(..) | Form::InternallyTagged(..) | Form::Untagged(..) => "tuple",
     };
     let expecting = form.expecting(kind, cattrs);
     let field_count = deserialized_fields(fields).count();
@@ -66,6 +66,10 @@ pub fn deserialize(
         },
         Form::Variant(..) => quote! {
             __serde::de::VariantAccess::tuple_variant(__variant, #field_count, #visitor_value)
+        },
+        // An internally tagged enum has no tuple variants (`check_tagging`).
+        Form::InternallyTagged(..) | Form::Untagged(..) => quote! {
+            __serde::Deserializer::deserialize_tuple(__deserializer, #field_count, #visitor_value)
         },
     };
 
