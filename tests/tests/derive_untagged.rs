@@ -1130,3 +1130,43 @@ fn an_untagged_enum_without_variants_reads_nothing() {
         assert!(err.is_some(), "{text}");
     }
 }
+
+/// `untagged` on a variant of an untagged enum changes nothing: every variant is tried in
+/// order.
+#[derive(ArenaDeserialize, Debug)]
+#[serde(untagged)]
+enum Doubly<'bump> {
+    Number(u8),
+    #[serde(untagged)]
+    Text(&'bump str),
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+enum OwnedDoubly {
+    Number(u8),
+    #[serde(untagged)]
+    Text(String),
+}
+
+impl SameAs<OwnedDoubly> for Doubly<'_> {
+    fn same_as(&self, o: &OwnedDoubly) -> bool {
+        match (self, o) {
+            (Self::Number(a), OwnedDoubly::Number(b)) => a == b,
+            (Self::Text(a), OwnedDoubly::Text(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+#[test]
+fn an_untagged_variant_of_an_untagged_enum_is_tried_in_order() {
+    let json = |text: &str| reads_as!(Json, Doubly<'_>, OwnedDoubly, text.as_bytes());
+    assert_eq!(json("3"), OwnedDoubly::Number(3));
+    assert_eq!(json(r#""three""#), OwnedDoubly::Text("three".to_owned()));
+    let err = same_reading!(Json, Doubly<'_>, OwnedDoubly, b"300");
+    assert_eq!(
+        err.as_deref(),
+        Some("data did not match any variant of untagged enum OwnedDoubly")
+    );
+}
