@@ -107,16 +107,23 @@ fn check_rename_all_fields(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// `other` marks one unit variant, not skipped: the one every unknown variant is read as.
+/// `other` marks one unit variant, not skipped, the last: the one every unknown variant is read
+/// as (serde_derive requires it last).
 fn check_other(cx: &Ctxt, cont: &Container) {
     let Data::Enum(variants) = &cont.data else {
         return;
     };
     let mut seen = false;
-    for variant in variants {
+    for (i, variant) in variants.iter().enumerate() {
         let Some(span) = variant.attrs.other else {
             continue;
         };
+        if i + 1 < variants.len() {
+            cx.syn_error(syn::Error::new(
+                span,
+                "`other` must be on the last variant: move this variant to the end",
+            ));
+        }
         if variant.style != Style::Unit {
             let mut error = syn::Error::new(
                 span,
