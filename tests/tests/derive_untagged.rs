@@ -1093,10 +1093,14 @@ fn beyond_serde_failed_variants_give_their_bytes_back_to_the_budget() {
     assert!(read_late(&SlabArena::new(), Some(limits)).is_ok());
     let bump: bump_scope::Bump = bump_scope::Bump::new();
     assert!(read_late(&bump, Some(limits)).is_ok());
-    // Without a rewind the budget counts every copy: the same limit refuses the read (the
-    // third variant hits it, and an untagged enum reports no variant matching).
+    // Without a rewind the budget counts every copy: the same limit refuses the read. The
+    // variant that hits it ends the read with the limit's error: no other variant could do
+    // better with what is left.
     let err = read_late(&bumpalo::Bump::new(), Some(limits)).unwrap_err();
-    assert_eq!(err, "data did not match any variant of untagged enum Late");
+    assert!(
+        err.starts_with("arena byte limit of ") && err.ends_with(" bytes exceeded"),
+        "{err}"
+    );
     assert!(read_late(&bumpalo::Bump::new(), None).is_ok());
 }
 
