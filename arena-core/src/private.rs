@@ -7,6 +7,13 @@ use serde::de::{Deserializer, Error, Visitor};
 
 use crate::{ArenaDeserialize, BumpAllocator};
 
+mod flatten;
+
+pub use flatten::{
+    FlatCollector, FlatEntry, FlatMapDeserializer, flat_deny_unknown_fields, flat_key_bytes,
+    flat_key_str,
+};
+
 /// The value of a field missing from a map: `None` for an `Option`, serde's `missing_field`
 /// error for anything else, exactly as serde_derive decides.
 ///
