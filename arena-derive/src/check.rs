@@ -301,7 +301,6 @@ fn check_not_generated_yet(cx: &Ctxt, cont: &Container) {
     if let Data::Enum(variants) = &cont.data {
         not_yet.extend(variants.iter().filter_map(|v| v.attrs.untagged));
     }
-    not_yet.extend(cont.built_fields().filter_map(|f| f.attrs.flatten));
     for span in not_yet {
         cx.syn_error(syn::Error::new(
             span,
