@@ -1163,6 +1163,39 @@ fn a_map_read_with_deserialize_any_after_a_flattened_struct() {
 }
 
 twins! {
+    struct Y<'bump> / OwnedY {
+        y: &'bump str => String,
+    }
+}
+
+twins! {
+    /// serde's `test_flatten_map_twice`, and a unit and a unit struct flattened: they read from
+    /// any entries.
+    struct Twice<'bump> / OwnedTwice {
+        #[serde(flatten)]
+        first: &'bump [(&'bump str, &'bump str)] => Pairs<String, String>,
+        #[serde(flatten)]
+        between: Y<'bump> => OwnedY,
+        #[serde(flatten)]
+        second: &'bump [(&'bump str, &'bump str)] => Pairs<String, String>,
+        #[serde(flatten)]
+        nothing: () => (),
+        #[serde(flatten)]
+        marker: Marker => Marker,
+    }
+}
+
+#[test]
+fn a_map_reads_what_a_struct_before_it_left() {
+    let bump = bumpalo::Bump::new();
+    let json = r#"{"x": "X", "y": "Y"}"#;
+    let twice = json_reads!(in &bump, Twice<'_>, OwnedTwice, json);
+    assert_eq!(twice.first, [("x", "X"), ("y", "Y")]);
+    assert_eq!(twice.between.y, "Y");
+    assert_eq!(twice.second, [("x", "X")]);
+}
+
+twins! {
     struct AnyAfter<'bump> / OwnedAnyAfter {
         #[serde(flatten)]
         inner: Paging<'bump> => OwnedPaging,
