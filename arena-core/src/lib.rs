@@ -112,6 +112,10 @@ pub mod __private {
     pub use crate::call::attempt::attempt;
     pub use crate::call::check_invariants as check_call_invariants;
     pub use crate::private::UntaggedUnitVisitor;
+    pub use crate::private::{
+        FlatCollector, FlatEntry, FlatMapDeserializer, flat_deny_unknown_fields, flat_key_bytes,
+        flat_key_str,
+    };
     pub use crate::private::{from_utf8_lossy, missing_field};
     pub use crate::scratch::thread_scratch_capacity;
 }

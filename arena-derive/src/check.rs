@@ -306,7 +306,6 @@ fn check_not_generated_yet(cx: &Ctxt, cont: &Container) {
     if let (Data::Enum(_), Some(span), None) = (&cont.data, spans.tag, spans.untagged) {
         not_yet.push(span);
     }
-    not_yet.extend(cont.built_fields().filter_map(|f| f.attrs.flatten));
     for span in not_yet {
         cx.syn_error(syn::Error::new(
             span,
