@@ -1174,3 +1174,31 @@ fn an_untagged_variant_of_an_untagged_enum_is_tried_in_order() {
         Some("data did not match any variant of untagged enum OwnedDoubly")
     );
 }
+
+/// A plain struct with the fields of `Complex::A`, read directly (no buffer), for the test
+/// below.
+#[derive(Deserialize, Debug, PartialEq)]
+struct OwnedA {
+    a: u8,
+}
+
+/// A MessagePack key written as a 16-bit integer (a valid, non-minimal encoding some writers
+/// produce) names field 0 to a direct read; serde's buffer keeps the integer's width and its
+/// replay takes only 8- and 64-bit integers as identifiers, so serde_derive's untagged enum
+/// matches no variant. A `Value` keeps every unsigned integer as a `u64`: the buffered read
+/// takes the key as the direct read does.
+#[test]
+fn beyond_serde_integer_keys_of_any_width_name_fields_in_buffered_input() {
+    // {u16 0: 5}
+    let bytes = [0x81, 0xcd, 0x00, 0x00, 0x05];
+    assert_eq!(MsgPack.decode_owned::<OwnedA>(&bytes), Ok(OwnedA { a: 5 }));
+    assert_eq!(
+        MsgPack.decode_owned::<OwnedComplex>(&bytes),
+        Err(NO_MATCH.replace("Complex", "OwnedComplex"))
+    );
+    with_each_arena!(|arena| {
+        let read: Complex = MsgPack.decode_in(arena, &bytes).unwrap();
+        assert!(matches!(read, Complex::A { a: 5 }), "{read:?}");
+        arena_core::__private::check_call_invariants();
+    });
+}
