@@ -32,7 +32,9 @@ use crate::limits::Limits;
 /// with `formats`) wrap this in one call with the fastest settings for the format:
 /// `json::{from_str, from_slice}`, `postcard::from_bytes`,
 /// `bincode::{from_slice, from_slice_with_config}`, `msgpack::from_slice` and
-/// `cbor::from_slice`. Their `*_seed` forms take a seed configured here, for limits and trust.
+/// `cbor::from_slice`; each module's `from_reader` reads one from an `std::io::Read` instead,
+/// with a small read buffer rather than the whole input. Their `*_seed` forms take a seed
+/// configured here, for limits and trust.
 ///
 /// A seed used inside a call (in a hand-written impl) is part of that call: its limits can only
 /// tighten the call's, and its bytes count against the call's budget. A seed for another arena

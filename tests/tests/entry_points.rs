@@ -903,6 +903,8 @@ fn huge_claims() -> Vec<(Format, &'static str, Vec<u8>)> {
     let varint_2_62 = vec![0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40];
     let bincode_tb = [&[0xFD][..], &tb.to_le_bytes()].concat();
     let bincode_max = [&[0xFD][..], &u64::MAX.to_le_bytes()].concat();
+    // Within what the bincode reader allocates for a claim before reading it (64 KiB).
+    let bincode_60k = [&[0xFB][..], &60_000u16.to_le_bytes()].concat();
     let abc = |head: Vec<u8>| [head, b"abc".to_vec()].concat();
     let mut claims = Vec::new();
     for kind in ["str", "bytes", "bstr", "u32s"] {
@@ -910,6 +912,7 @@ fn huge_claims() -> Vec<(Format, &'static str, Vec<u8>)> {
         claims.push((Format::Postcard, kind, abc(varint_2_62.clone())));
         claims.push((Format::Bincode, kind, abc(bincode_tb.clone())));
         claims.push((Format::Bincode, kind, abc(bincode_max.clone())));
+        claims.push((Format::Bincode, kind, abc(bincode_60k.clone())));
     }
     let u32_max = u32::MAX.to_be_bytes();
     claims.push((
