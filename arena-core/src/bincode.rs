@@ -21,16 +21,16 @@
 //!
 //! From a reader, strings and byte strings are read as what bincode writes them as, a `u64`
 //! length and then the bytes: asked for a sequence of `u8`, bincode's reader decoder hands the
-//! bytes over one at a time, and they collect on the arena's reusable scratch stack, their UTF-8
-//! checked by the arena (whatever [`ArenaSeed::str_as_bytes`] says; invalid UTF-8 is serde's
+//! bytes over one at a time, straight into the arena (a claim up to 64 KiB) or onto its
+//! reusable scratch stack as they arrive (a longer one), their UTF-8 checked by the arena (whatever [`ArenaSeed::str_as_bytes`] says; invalid UTF-8 is serde's
 //! `invalid_value`, as with `str_as_bytes` from a slice). Asked for a string, the same decoder
 //! allocates a buffer of the length the input claims before reading a byte of it, so an
 //! input of a few bytes claiming a terabyte would be a terabyte allocation (or a panic past
 //! `isize::MAX`), and it builds a `String` per string; bincode bounds that only with a limit
 //! fixed in the configuration's type (`with_limit::<N>()`), which cannot follow a seed's
 //! [`Limits`](crate::Limits). Here a claimed length is checked against the string length limit
-//! before anything is read, and memory grows only with the bytes that arrive. A configuration's
-//! own limit still applies: bincode counts every byte it decodes against it.
+//! before anything is read, and past 64 KiB memory grows only with the bytes that arrive. A
+//! configuration's own limit still applies: bincode counts every byte it decodes against it.
 //!
 //! [`from_slice_seed`], [`from_reader_seed`] and their `_with_config` forms do the same with a
 //! seed the caller configured ([`ArenaSeed::with_limits`] for untrusted input,

@@ -37,11 +37,11 @@ pub(crate) enum Input {
     Transient,
     /// Input that does not outlive the call, in a format that writes a string and a byte string
     /// exactly as a sequence of `u8` (a `u64` length, then the bytes: bincode): strings and
-    /// byte strings are asked for as sequences (`deserialize_seq`) and collected byte by byte
-    /// on the scratch stack. A length the input claims is checked against the limits before
-    /// any byte is read, and memory grows only with the bytes that arrive: bincode's own
-    /// reader decoder allocates the claimed length of a string before reading it, and builds
-    /// a `String` for each one.
+    /// byte strings are asked for as sequences (`deserialize_seq`) and read byte by byte (see
+    /// `impls/byte_seq.rs`). A length the input claims is checked against the limits before
+    /// any byte is read, and at most 64 KiB of it is allocated before the bytes arrive:
+    /// bincode's own reader decoder allocates the whole claimed length of a string before
+    /// reading it, and builds a `String` for each one.
     #[cfg(feature = "bincode")]
     ByteSeq,
 }
