@@ -295,7 +295,7 @@ fn check_flatten(cx: &Ctxt, cont: &Container) {
 fn check_not_generated_yet(cx: &Ctxt, cont: &Container) {
     let spans = &cont.attrs.tagging_spans;
     let mut not_yet: Vec<proc_macro2::Span> = Vec::new();
-    if let (Data::Enum(_), Some(span)) = (&cont.data, spans.tag.or(spans.untagged)) {
+    if let (Data::Enum(_), Some(span)) = (&cont.data, spans.untagged) {
         not_yet.push(span);
     }
     if let Data::Enum(variants) = &cont.data {

@@ -5,7 +5,10 @@
 //! through `ArenaSeed`.
 
 mod enum_;
+mod enum_adjacently;
 mod enum_externally;
+mod enum_internally;
+mod enum_variant;
 mod identifier;
 mod struct_;
 mod tuple;
@@ -84,16 +87,15 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
 pub enum Form<'a> {
     /// A struct, from the deserializer `__deserializer`.
     Struct(&'a syn::Ident),
-    /// A variant whose content comes from the `VariantAccess` `__variant` (externally and
-    /// adjacently tagged enums).
+    /// A variant whose content comes from the `VariantAccess` `__variant` (externally tagged
+    /// enums).
     Variant(&'a syn::Ident, &'a syn::Ident),
     /// A struct variant of an internally tagged enum: `deserialize_any` on `__deserializer`,
     /// the rest of the map (or sequence) the tag was found in.
-    #[expect(dead_code, reason = "the internally tagged generator is still to come")]
     InternallyTagged(&'a syn::Ident, &'a syn::Ident),
-    /// An untagged variant: `deserialize_any` on `__deserializer`, the buffered input, with no
-    /// `visit_seq` for a struct variant (serde_derive's `StructForm::Untagged`).
-    #[expect(dead_code, reason = "the untagged generator is still to come")]
+    /// An untagged variant, or an adjacently tagged variant's content: `deserialize_any` on
+    /// `__deserializer`, with no `visit_seq` for a struct variant (serde_derive's
+    /// `StructForm::Untagged`).
     Untagged(&'a syn::Ident, &'a syn::Ident),
 }
 
@@ -127,8 +129,9 @@ fn field_i(i: usize) -> syn::Ident {
     format_ident!("__field{}", i)
 }
 
-/// Declares the visitor struct `name`, carrying the arena and the type's generics.
-fn visitor_struct(params: &Params, name: &syn::Ident) -> TokenStream {
+/// Declares the visitor (or seed) struct `name`, carrying the arena, the type's generics and
+/// `fields` (`name: Type,` each).
+fn visitor_struct(params: &Params, name: &syn::Ident, fields: &TokenStream) -> TokenStream {
     let Params {
         bump,
         arena,
@@ -141,6 +144,7 @@ fn visitor_struct(params: &Params, name: &syn::Ident) -> TokenStream {
         #[doc(hidden)]
         struct #name #impl_generics #struct_where {
             __arena: &#bump #arena,
+            #fields
             __marker: ::core::marker::PhantomData<fn() -> #this_ty>,
         }
     }
@@ -149,6 +153,18 @@ fn visitor_struct(params: &Params, name: &syn::Ident) -> TokenStream {
 /// Declares the visitor `__Visitor` for the type being derived, with `methods` after
 /// `expecting`, and returns it with the expression that builds it from `__arena`.
 fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStream, TokenStream) {
+    let none = TokenStream::new();
+    visitor_with(params, expecting, methods, (&none, &none))
+}
+
+/// [`visitor`], the struct carrying `fields` too (`name: Type,` each), built with `values`
+/// (`name: value,` each).
+fn visitor_with(
+    params: &Params,
+    expecting: &str,
+    methods: &TokenStream,
+    (fields, values): (&TokenStream, &TokenStream),
+) -> (TokenStream, TokenStream) {
     let Params {
         de_impl_generics,
         helper_ty_generics,
@@ -157,7 +173,7 @@ fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStr
         ..
     } = params;
     let name = format_ident!("__Visitor");
-    let decl = visitor_struct(params, &name);
+    let decl = visitor_struct(params, &name, fields);
     let items = quote! {
         #decl
 
@@ -172,17 +188,19 @@ fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStr
             #methods
         }
     };
-    (items, visitor_value(params, &name))
+    (items, visitor_value(params, &name, values))
 }
 
-/// Builds the visitor struct `name` with the arena in `__arena`, naming every type argument:
-/// a `DeserializeSeed`'s `Value` (a field type) may not name them all, as serde_derive's
-/// `__DeserializeWith` is named with all the container's generics.
-fn visitor_value(params: &Params, name: &syn::Ident) -> TokenStream {
+/// Builds the visitor struct `name` with the arena in `__arena` and `values` (`name: value,`
+/// each), naming every type argument: a `DeserializeSeed`'s `Value` (a field type) may not
+/// name them all, as serde_derive's `__DeserializeWith` is named with all the container's
+/// generics.
+fn visitor_value(params: &Params, name: &syn::Ident, values: &TokenStream) -> TokenStream {
     let turbofish = &params.helper_turbofish;
     quote! {
         #name #turbofish {
             __arena,
+            #values
             __marker: ::core::marker::PhantomData,
         }
     }
@@ -234,8 +252,8 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
         Read::EmptyArray => quote!(::core::marker::PhantomData::<#ty>),
         Read::With(with) => {
             let name = format_ident!("__DeserializeWith");
-            let wrapper = visitor_struct(params, &name);
-            let value = visitor_value(params, &name);
+            let wrapper = visitor_struct(params, &name, &TokenStream::new());
+            let value = visitor_value(params, &name, &TokenStream::new());
             let call = call_with(with, &quote!(__deserializer));
             quote!({
                 #wrapper

@@ -6,7 +6,7 @@
 
 use proc_macro2::TokenStream;
 
-use super::enum_externally;
+use super::{enum_adjacently, enum_externally, enum_internally};
 use crate::ast::{Container, Variant};
 use crate::attr::Tagging;
 use crate::bound::Params;
@@ -16,9 +16,11 @@ pub fn deserialize(params: &Params, cont: &Container) -> TokenStream {
     let variants: Vec<(usize, &Variant)> = cont.deserialized_variants().collect();
     match &cont.attrs.tagging {
         Tagging::External => enum_externally::deserialize(params, cont, &variants),
-        // `check_not_generated_yet` rejects the others before any code is generated.
-        Tagging::Internal { .. } | Tagging::Adjacent { .. } | Tagging::Untagged => {
-            TokenStream::new()
+        Tagging::Internal { tag } => enum_internally::deserialize(params, cont, &variants, tag),
+        Tagging::Adjacent { tag, content } => {
+            enum_adjacently::deserialize(params, cont, &variants, tag, content)
         }
+        // `check_not_generated_yet` rejects it before any code is generated.
+        Tagging::Untagged => TokenStream::new(),
     }
 }
