@@ -1508,3 +1508,69 @@ fn adjacent_other_and_nested_internal() {
         assert!(error.starts_with(expected), "{json}: {error}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hostile input.
+
+/// A recursive internally tagged enum.
+#[derive(ArenaDeserialize, Debug)]
+#[serde(tag = "t")]
+enum Chain<'bump> {
+    Link { next: Option<&'bump Chain<'bump>> },
+    End,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "t")]
+enum OwnedChain {
+    Link { next: Option<Box<OwnedChain>> },
+    End,
+}
+
+impl SameAs<OwnedChain> for Chain<'_> {
+    fn same_as(&self, o: &OwnedChain) -> bool {
+        match (self, o) {
+            (Chain::Link { next }, OwnedChain::Link { next: n }) => next.same_as(n),
+            (Chain::End, OwnedChain::End) => true,
+            _ => false,
+        }
+    }
+}
+
+/// `depth` links then the end, in MessagePack, the tag first or last in every map.
+fn chain(depth: usize, tag_first: bool) -> Vec<u8> {
+    let link: &[u8] = if tag_first {
+        b"\x82\xa1t\xa4Link\xa4next"
+    } else {
+        b"\x82\xa4next"
+    };
+    let mut bytes = link.repeat(depth);
+    bytes.extend_from_slice(b"\x81\xa1t\xa3End");
+    if !tag_first {
+        for _ in 0..depth {
+            bytes.extend_from_slice(b"\xa1t\xa4Link");
+        }
+    }
+    bytes
+}
+
+/// Nesting is bounded by the depth limit, streamed or buffered: a deep input is an error on a
+/// 2 MiB stack, never a stack overflow; a shallow one reads as serde reads it.
+#[test]
+fn deep_nesting_is_a_depth_error() {
+    for tag_first in [true, false] {
+        same!(MsgPack, Chain<'_>, OwnedChain, &chain(20, tag_first));
+        let deep = chain(100_000, tag_first);
+        let read = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let bump = bumpalo::Bump::new();
+                MsgPack.decode_in::<Chain<'_>, _>(&bump, &deep).map(|_| ())
+            })
+            .expect("a thread")
+            .join()
+            .expect("no stack overflow");
+        let error = read.expect_err("too deep");
+        assert!(error.contains("depth limit"), "{error}");
+    }
+}

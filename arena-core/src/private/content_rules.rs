@@ -26,8 +26,10 @@
 //! - the one answer that depends on what follows (a unit struct from a map or sequence that may
 //!   be empty) reads one entry ahead, into a [`Value`].
 //!
-//! A buffered [`Value`] replays under the same rules ([`replay`], over a [`ValueSource`]), so a
-//! value reads the same whether it was streamed or buffered. Beyond serde's buffer, as
+//! The input is behind trait objects ([`input`]), so the deserializer a visitor is handed is
+//! one type however deep the data nests, as serde's buffer is. A buffered [`Value`] replays
+//! under the same rules ([`replay`], over a [`ValueSource`]), so a value reads the same whether
+//! it was streamed or buffered. Beyond serde's buffer, as
 //! [`ValueDeserializer`](crate::ValueDeserializer) does: 128-bit integers are read, and the
 //! source's `is_human_readable` is kept.
 
@@ -35,13 +37,12 @@ use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
-use serde::de::{
-    DeserializeSeed, Deserializer, EnumAccess, Error, MapAccess, SeqAccess, Unexpected, Visitor,
-};
+use serde::de::{DeserializeSeed, Deserializer, Error, Unexpected, Visitor};
 
 use crate::value::ExpectedIn;
 use crate::{BumpAllocator, Value};
 
+mod input;
 mod map;
 mod scalar;
 mod seq;
@@ -50,12 +51,13 @@ mod tag_or_value;
 mod value_source;
 mod wrapped;
 
+pub(crate) use input::{MapSource, SeqSource};
 pub(crate) use map::MapNode;
 pub(crate) use seq::SeqNode;
 pub(crate) use tag_or_value::{TagOrValue, TagOrValueSeed};
 
+use input::{Input, InputMap, InputSeq, Read, Sort, Source};
 use scalar::{Scalar, ScalarValue};
-use skip::{Skip, Skipped};
 use value_source::ValueSource;
 use wrapped::{Wrapped, Wrapper};
 
@@ -117,26 +119,10 @@ impl<T, E> Lazy<T, E> {
 
 /// What an access holds for the format while the visitor unwinds: an error of the input, or
 /// the sign that a key was the tag.
-#[derive(Default)]
 pub(crate) enum Held<S> {
-    #[default]
     Nothing,
     Source(S),
     Tag,
-}
-
-/// Whether `held` holds something: the input it reads from failed.
-fn is_held<S>(held: &Cell<Held<S>>) -> bool {
-    let inner = held.take();
-    let is = !matches!(inner, Held::Nothing);
-    held.set(inner);
-    is
-}
-
-/// Holds `error` of the input; returns the placeholder to unwind the visitor with.
-fn hold<S, E: Error>(held: &Cell<Held<S>>, error: S) -> E {
-    held.set(Held::Source(error));
-    placeholder()
 }
 
 /// The error that unwinds a visitor while the input's error is held.
@@ -145,27 +131,29 @@ fn placeholder<E: Error>() -> E {
     E::custom(HELD)
 }
 
-/// What a read gives the format, once the visitor has returned: the input's error if one is
-/// held, else the value or the replay's error, carried as a value.
-pub(crate) fn settle<T, E, S>(held: &Cell<Held<S>>, read: Result<T, E>) -> Result<Lazy<T, E>, S> {
-    match held.take() {
-        Held::Source(error) => Err(error),
-        Held::Tag => Ok(Lazy::Tag),
-        Held::Nothing => Ok(Lazy::of(read)),
+thread_local! {
+    /// How many reads under the rules are under way on this thread.
+    static UNDER_WAY: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A read under the rules, under way until dropped (even when unwinding).
+///
+/// An internally tagged enum read while another is under way (nested in its content) buffers
+/// its map, as serde does: streaming it would run its values through both reads' rules, one
+/// more layer per level of nesting.
+pub(crate) struct UnderWay(());
+
+impl UnderWay {
+    /// Enters a read; whether another was under way.
+    pub(crate) fn enter() -> (Self, bool) {
+        let nested = UNDER_WAY.with(|count| count.replace(count.get() + 1)) > 0;
+        (Self(()), nested)
     }
 }
 
-/// What a read the format returned gives the visitor: the value, or an error (the replay's, or
-/// the placeholder of what is now held).
-fn lift<T, E: Error, S>(held: &Cell<Held<S>>, read: Result<Lazy<T, E>, S>) -> Result<T, E> {
-    match read {
-        Ok(Lazy::Value(value)) => Ok(value),
-        Ok(Lazy::Replay(error)) => Err(error),
-        Ok(Lazy::Tag) => {
-            held.set(Held::Tag);
-            Err(placeholder())
-        }
-        Err(error) => Err(hold(held, error)),
+impl Drop for UnderWay {
+    fn drop(&mut self) {
+        UNDER_WAY.with(|count| count.set(count.get() - 1));
     }
 }
 
@@ -392,52 +380,35 @@ fn expecting_key(f: &mut fmt::Formatter<'_>, tag: Option<&'static str>) -> fmt::
     }
 }
 
-/// A value still in the input: the deserializer `source` for it, and where its errors are held.
-pub(crate) struct Live<'h, 'bump, D, S, A: ?Sized, E> {
-    source: D,
-    held: &'h Cell<Held<S>>,
+/// A value still in the input, and where it is in the map an enum's tag was first in.
+pub(crate) struct Live<'i, 'de, 'bump, A: ?Sized, E> {
+    input: &'i mut dyn Input<'de, 'bump, E>,
     cx: Cx<'bump, A, E>,
     /// The enum's tag, when the value is a key of the map the tag was first in.
     tag: Option<&'static str>,
 }
 
-impl<'de, D, S, A, E> Live<'_, '_, D, S, A, E>
+impl<'de, A, E> Answer<'de> for Live<'_, 'de, '_, A, E>
 where
-    D: Deserializer<'de, Error = S>,
-    A: BumpAllocator + ?Sized,
-    E: Error,
-{
-    /// Reads past the value as serde's buffer reads it.
-    fn skip(self) -> Result<Skipped, E> {
-        Skip::new(self.tag)
-            .deserialize(self.source)
-            .map_err(|error| hold(self.held, error))
-    }
-}
-
-impl<'de, D, S, A, E> Answer<'de> for Live<'_, '_, D, S, A, E>
-where
-    D: Deserializer<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
     type Error = E;
 
     fn answer<V: Visitor<'de>>(self, ask: Ask, visitor: V) -> Result<V::Value, E> {
-        let held = self.held;
         if ask == Ask::IgnoredAny {
-            return match self.skip()? {
-                Skipped::Tag => lift(held, Ok(Lazy::Tag)),
-                Skipped::Other => visitor.visit_unit(),
-            };
+            self.input.skip(self.tag)?;
+            return visitor.visit_unit();
         }
-        let read = self.source.deserialize_any(Sorter {
+        let mut sorter = Sorter {
             ask,
-            visitor,
+            visitor: Some(visitor),
+            value: None,
             cx: self.cx,
             tag: self.tag,
-        });
-        lift(held, read)
+        };
+        self.input.any(&mut sorter)?;
+        sorter.value.ok_or_else(placeholder)
     }
 
     fn human_readable(&self) -> bool {
@@ -445,223 +416,164 @@ where
     }
 }
 
-/// The visitor every value is read with: builds the node the format visits and has it answer
-/// the visitor's request.
-struct Sorter<'bump, V, A: ?Sized, E> {
+/// The rules' visitor: has the node the format visits answer `visitor`'s request, and keeps
+/// the value (of type `O`, the visitor's).
+struct Sorter<'bump, V, O, A: ?Sized, E> {
     ask: Ask,
-    visitor: V,
+    visitor: Option<V>,
+    value: Option<O>,
     cx: Cx<'bump, A, E>,
     tag: Option<&'static str>,
 }
 
-impl<'de, V, A, E> Sorter<'_, V, A, E>
+impl<'de, V, A, E> Sorter<'_, V, V::Value, A, E>
 where
     V: Visitor<'de>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
-    /// Whether `key` is the tag (serde compares string and byte keys).
-    fn is_tag(&self, key: &[u8]) -> bool {
-        self.tag.is_some_and(|tag| tag.as_bytes() == key)
+    /// Has `node` answer the request, keeping the value.
+    fn answer<N: Answer<'de, Error = E>>(&mut self, node: N) -> Result<(), E> {
+        let visitor = self.visitor.take().ok_or_else(placeholder)?;
+        self.value = Some(node.answer(self.ask, visitor)?);
+        Ok(())
+    }
+}
+
+impl<'de, 'bump, V, A, E> Sort<'de, 'bump, E> for Sorter<'bump, V, V::Value, A, E>
+where
+    V: Visitor<'de>,
+    A: BumpAllocator + ?Sized,
+    E: Error,
+{
+    fn scalar(&mut self, value: ScalarValue<'_, 'de>) -> Lazy<(), E> {
+        Lazy::of(self.answer(Scalar::new(value, self.cx.human_readable)))
     }
 
-    /// Has the scalar `value` answer the visitor's request.
-    fn scalar(self, value: ScalarValue<'_, 'de>) -> Lazy<V::Value, E> {
-        Lazy::of(Scalar::new(value, self.cx.human_readable).answer(self.ask, self.visitor))
-    }
-
-    /// A string or bytes: the tag (for a key that may be it), else a scalar.
-    fn text(self, key: &[u8], value: ScalarValue<'_, 'de>) -> Lazy<V::Value, E> {
-        if self.is_tag(key) {
+    fn text(&mut self, text: &[u8], value: ScalarValue<'_, 'de>) -> Lazy<(), E> {
+        if self.tag.is_some_and(|tag| tag.as_bytes() == text) {
             Lazy::Tag
         } else {
             self.scalar(value)
         }
     }
-}
 
-/// `visit_*` methods of scalars.
-macro_rules! visit_scalars {
-    ($($method:ident($ty:ty) => $variant:ident,)*) => {$(
-        fn $method<F: Error>(self, v: $ty) -> Result<Self::Value, F> {
-            Ok(self.scalar(ScalarValue::$variant(v)))
-        }
-    )*};
-}
+    fn wrapped(&mut self, wrapper: Wrapper, input: &mut dyn Input<'de, 'bump, E>) -> Result<(), E> {
+        let inner = Live {
+            input,
+            cx: self.cx,
+            tag: None,
+        };
+        self.answer(Wrapped::new(wrapper, inner))
+    }
 
-impl<'de, V, A, E> Visitor<'de> for Sorter<'_, V, A, E>
-where
-    V: Visitor<'de>,
-    A: BumpAllocator + ?Sized,
-    E: Error,
-{
-    type Value = Lazy<V::Value, E>;
+    fn seq(&mut self, seq: &mut dyn InputSeq<'de, 'bump, E>) -> Result<(), E> {
+        self.answer(SeqNode::new(seq, self.cx))
+    }
+
+    fn map(&mut self, map: &mut dyn InputMap<'de, 'bump, E>) -> Result<(), E> {
+        self.answer(MapNode::new(map, self.cx, None))
+    }
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         expecting_key(f, self.tag)
     }
-
-    visit_scalars! {
-        visit_bool(bool) => Bool,
-        visit_i8(i8) => I8,
-        visit_i16(i16) => I16,
-        visit_i32(i32) => I32,
-        visit_i64(i64) => I64,
-        visit_i128(i128) => I128,
-        visit_u8(u8) => U8,
-        visit_u16(u16) => U16,
-        visit_u32(u32) => U32,
-        visit_u64(u64) => U64,
-        visit_u128(u128) => U128,
-        visit_f32(f32) => F32,
-        visit_f64(f64) => F64,
-        visit_char(char) => Char,
-    }
-
-    fn visit_str<F: Error>(self, v: &str) -> Result<Self::Value, F> {
-        Ok(self.text(v.as_bytes(), ScalarValue::Str(v)))
-    }
-
-    fn visit_borrowed_str<F: Error>(self, v: &'de str) -> Result<Self::Value, F> {
-        Ok(self.text(v.as_bytes(), ScalarValue::BorrowedStr(v)))
-    }
-
-    fn visit_string<F: Error>(self, v: String) -> Result<Self::Value, F> {
-        self.visit_str(&v)
-    }
-
-    fn visit_bytes<F: Error>(self, v: &[u8]) -> Result<Self::Value, F> {
-        Ok(self.text(v, ScalarValue::Bytes(v)))
-    }
-
-    fn visit_borrowed_bytes<F: Error>(self, v: &'de [u8]) -> Result<Self::Value, F> {
-        Ok(self.text(v, ScalarValue::BorrowedBytes(v)))
-    }
-
-    fn visit_byte_buf<F: Error>(self, v: Vec<u8>) -> Result<Self::Value, F> {
-        self.visit_bytes(&v)
-    }
-
-    fn visit_unit<F: Error>(self) -> Result<Self::Value, F> {
-        Ok(self.scalar(ScalarValue::Unit))
-    }
-
-    fn visit_none<F: Error>(self) -> Result<Self::Value, F> {
-        Ok(self.scalar(ScalarValue::None))
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.wrapped(Wrapper::Some, deserializer)
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        self.wrapped(Wrapper::Newtype, deserializer)
-    }
-
-    fn visit_seq<Q: SeqAccess<'de>>(self, seq: Q) -> Result<Self::Value, Q::Error> {
-        let held = Cell::default();
-        let read = SeqNode::new(seq, &held, self.cx).answer(self.ask, self.visitor);
-        settle(&held, read)
-    }
-
-    fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Self::Value, M::Error> {
-        let held = Cell::default();
-        let read = MapNode::new(map, &held, self.cx, None).answer(self.ask, self.visitor);
-        settle(&held, read)
-    }
-
-    fn visit_enum<D: EnumAccess<'de>>(self, _data: D) -> Result<Self::Value, D::Error> {
-        Err(D::Error::custom(ENUM_INPUT))
-    }
 }
 
-impl<'de, V, A, E> Sorter<'_, V, A, E>
-where
-    V: Visitor<'de>,
-    A: BumpAllocator + ?Sized,
-    E: Error,
-{
-    /// A `Some` or a newtype struct around the value `deserializer` reads.
-    fn wrapped<D: Deserializer<'de>>(
-        self,
-        wrapper: Wrapper,
-        deserializer: D,
-    ) -> Result<Lazy<V::Value, E>, D::Error> {
-        let held = Cell::default();
-        let inner = Live {
-            source: deserializer,
-            held: &held,
-            cx: self.cx,
-            tag: None,
-        };
-        let read = Wrapped::new(wrapper, inner).answer(self.ask, self.visitor);
-        settle(&held, read)
-    }
-}
-
-/// A seed read under the buffer's rules: what the format is handed for an element, a key or a
-/// value, with the seed the visitor gave.
-pub(crate) struct RulesSeed<'bump, T, A: ?Sized, E> {
-    seed: T,
+/// A visitor's seed as a [`Read`]: reads the value under the rules and keeps it; `tag`, for a
+/// key of the map the tag was first in.
+pub(crate) struct Slot<'bump, T, O, A: ?Sized, E> {
+    seed: Option<T>,
+    value: Option<O>,
     cx: Cx<'bump, A, E>,
     tag: Option<&'static str>,
 }
 
-impl<'bump, T, A: ?Sized, E> RulesSeed<'bump, T, A, E> {
-    /// Reads `seed`; `tag`, for a key of the map the tag was first in.
-    pub(crate) const fn new(seed: T, cx: Cx<'bump, A, E>, tag: Option<&'static str>) -> Self {
-        Self { seed, cx, tag }
-    }
-}
-
-impl<'de, T, A, E> DeserializeSeed<'de> for RulesSeed<'_, T, A, E>
+impl<'de, 'bump, T, A, E> Slot<'bump, T, T::Value, A, E>
 where
     T: DeserializeSeed<'de>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
-    type Value = Lazy<T::Value, E>;
+    /// Reads with `seed`.
+    pub(crate) const fn new(seed: T, cx: Cx<'bump, A, E>, tag: Option<&'static str>) -> Self {
+        Self {
+            seed: Some(seed),
+            value: None,
+            cx,
+            tag,
+        }
+    }
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let held = Cell::default();
-        let read = self.seed.deserialize(Node(Live {
-            source: deserializer,
-            held: &held,
-            cx: self.cx,
-            tag: self.tag,
-        }));
-        settle(&held, read)
+    /// The value read.
+    pub(crate) fn take(self) -> Result<T::Value, E> {
+        self.value.ok_or_else(placeholder)
     }
 }
 
-/// A visitor's request answered by the next value of the input: a variant's content.
-struct AskSeed<'bump, V, A: ?Sized, E> {
+impl<'de, 'bump, T, A, E> Read<'de, 'bump, E> for Slot<'bump, T, T::Value, A, E>
+where
+    T: DeserializeSeed<'de>,
+    A: BumpAllocator + ?Sized,
+    E: Error,
+{
+    fn read(&mut self, input: &mut dyn Input<'de, 'bump, E>) -> Result<(), E> {
+        let seed = self.seed.take().ok_or_else(placeholder)?;
+        let live = Live {
+            input,
+            cx: self.cx,
+            tag: self.tag,
+        };
+        self.value = Some(seed.deserialize(Node(live))?);
+        Ok(())
+    }
+}
+
+/// A visitor's request as a [`Read`]: a variant's content.
+pub(crate) struct AskSlot<'bump, V, O, A: ?Sized, E> {
     ask: Ask,
-    visitor: V,
+    visitor: Option<V>,
+    value: Option<O>,
     cx: Cx<'bump, A, E>,
 }
 
-impl<'de, V, A, E> DeserializeSeed<'de> for AskSeed<'_, V, A, E>
+impl<'de, 'bump, V, A, E> AskSlot<'bump, V, V::Value, A, E>
 where
     V: Visitor<'de>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
-    type Value = Lazy<V::Value, E>;
+    /// Answers `ask` to `visitor`.
+    pub(crate) const fn new(ask: Ask, visitor: V, cx: Cx<'bump, A, E>) -> Self {
+        Self {
+            ask,
+            visitor: Some(visitor),
+            value: None,
+            cx,
+        }
+    }
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let held = Cell::default();
+    /// The value read.
+    pub(crate) fn take(self) -> Result<V::Value, E> {
+        self.value.ok_or_else(placeholder)
+    }
+}
+
+impl<'de, 'bump, V, A, E> Read<'de, 'bump, E> for AskSlot<'bump, V, V::Value, A, E>
+where
+    V: Visitor<'de>,
+    A: BumpAllocator + ?Sized,
+    E: Error,
+{
+    fn read(&mut self, input: &mut dyn Input<'de, 'bump, E>) -> Result<(), E> {
+        let visitor = self.visitor.take().ok_or_else(placeholder)?;
         let live = Live {
-            source: deserializer,
-            held: &held,
+            input,
             cx: self.cx,
             tag: None,
         };
-        let read = live.answer(self.ask, self.visitor);
-        settle(&held, read)
+        self.value = Some(live.answer(self.ask, visitor)?);
+        Ok(())
     }
 }
 
@@ -680,15 +592,13 @@ where
     A: BumpAllocator + ?Sized,
     E: Error,
 {
-    let held = Cell::default();
-    let read = seed.deserialize(Node(Live {
-        source: ValueSource::<E>::new(value, cx.human_readable),
-        held: &held,
+    let _under_way = UnderWay::enter();
+    let mut input = Source::new(ValueSource::<E>::new(value, cx.human_readable), cx);
+    let live = Live {
+        input: &mut input,
         cx,
         tag: None,
-    }));
-    match held.take() {
-        Held::Source(error) => Err(error),
-        Held::Nothing | Held::Tag => read,
-    }
+    };
+    let read = seed.deserialize(Node(live));
+    input.finish(read)
 }

@@ -9,24 +9,28 @@
 //! - when the tag comes later, the entries before it (and after it) are buffered into a
 //!   [`Value`] in the arena, the tag taken out as serde takes it, and the rest replayed under the
 //!   same rules;
-//! - a sequence is read as serde reads it (the tag first, the rest the content), streamed.
+//! - a sequence is read as serde reads it (the tag first, the rest the content), streamed;
+//! - an internally tagged enum nested in the content of another (read while another read under
+//!   the rules is under way) is buffered, as serde buffers it: streamed, its values would go
+//!   through both enums' rules, one more layer for each level of nesting.
 //!
 //! Beyond serde: 128-bit integers in the content are read (serde's buffer cannot hold them:
 //! issue #1682), and the variant sees the source format's `is_human_readable` (serde's replay
 //! answers `true`: issue #2172).
 
-use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
+use serde::de::value::SeqAccessDeserializer;
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
 
 use super::content_rules::{
-    self, Cx, Lazy, MapNode, Node, SeqNode, TagOrValue, TagOrValueSeed, settle,
+    self, Cx, Lazy, MapNode, MapSource, Node, SeqNode, SeqSource, TagOrValue, TagOrValueSeed,
+    UnderWay,
 };
 use crate::arena_deserialize::NestedSeed;
 use crate::slice_builder::{self, BuildError, SliceBuilder};
-use crate::{BumpAllocator, Value};
+use crate::{ArenaDeserialize, BumpAllocator, Value};
 
 /// Reads an internally tagged enum from `deserializer` into `arena`: the tag (with `T`, the
 /// variant identifier), then the content with the seed `seed` makes of the tag. `expecting` is
@@ -52,11 +56,13 @@ where
     A: BumpAllocator + ?Sized,
 {
     let cx = Cx::new(arena, deserializer.is_human_readable());
+    let (_under_way, nested) = UnderWay::enter();
     let visitor = TaggedVisitor {
         cx,
         tag,
         expecting,
         seed,
+        stream: !nested,
         marker: PhantomData,
     };
     // An error of the content leaves the format's call as a value, so the format adds nothing
@@ -74,6 +80,9 @@ struct TaggedVisitor<'bump, A: ?Sized, T, F, E> {
     tag: &'static str,
     expecting: &'static str,
     seed: F,
+    /// Whether the rest may stream: not in the content of another read under the rules (see
+    /// [`UnderWay`]).
+    stream: bool,
     marker: PhantomData<fn() -> T>,
 }
 
@@ -96,9 +105,14 @@ where
         let Some(tag) = seq.next_element::<T>()? else {
             return Err(Q::Error::missing_field(self.tag));
         };
-        let held = Cell::default();
-        let read = (self.seed)(tag).deserialize(Node(SeqNode::new(seq, &held, self.cx)));
-        settle(&held, read)
+        if !self.stream {
+            let rest = Value::deserialize_in(self.cx.arena, SeqAccessDeserializer::new(seq))?;
+            let read = content_rules::replay((self.seed)(tag), &rest, self.cx);
+            return Ok(Lazy::of(read));
+        }
+        let mut rest = SeqSource::new(seq, self.cx);
+        let read = (self.seed)(tag).deserialize(Node(SeqNode::new(&mut rest, self.cx)));
+        rest.settle(read)
     }
 
     /// The tag at any position; first, the rest streams into the variant, else the map is
@@ -106,15 +120,15 @@ where
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
         let first = map.next_key_seed(TagOrValueSeed::new(self.cx.arena, Some(self.tag)))?;
         match first {
-            Some(TagOrValue::Tag) => {
+            Some(TagOrValue::Tag) if self.stream => {
                 let tag = map.next_value::<T>()?;
-                let held = Cell::default();
-                let rest = MapNode::new(map, &held, self.cx, Some(self.tag));
-                let read = (self.seed)(tag).deserialize(Node(rest));
-                settle(&held, read)
+                let mut rest = MapSource::new(map, self.cx);
+                let node = MapNode::new(&mut rest, self.cx, Some(self.tag));
+                let read = (self.seed)(tag).deserialize(Node(node));
+                rest.settle(read)
             }
-            Some(TagOrValue::Value(key)) => {
-                let (tag, rest) = buffer(self.cx.arena, map, key, self.tag)?;
+            Some(first) => {
+                let (tag, rest) = buffer(self.cx.arena, map, first, self.tag)?;
                 let read = content_rules::replay((self.seed)(tag), &rest, self.cx);
                 Ok(Lazy::of(read))
             }
@@ -123,12 +137,12 @@ where
     }
 }
 
-/// The map whose first key `first` was not the tag, buffered in `arena`: the tag, read with `T`,
-/// and the other entries in input order.
+/// The map whose first key was `first`, buffered in `arena`: the tag, read with `T`, and the
+/// other entries in input order.
 fn buffer<'de, 'bump, A, M, T>(
     arena: &'bump A,
     mut map: M,
-    first: Value<'bump>,
+    first: TagOrValue<'bump>,
     tag_name: &'static str,
 ) -> Result<(T, Value<'bump>), M::Error>
 where
@@ -139,13 +153,10 @@ where
     let value = NestedSeed::<Value<'bump>, A>::new(arena);
     let mut entries =
         SliceBuilder::new(arena, map.size_hint(), true).map_err(BuildError::into_de)?;
-    let first_value = map.next_value_seed(value)?;
-    entries
-        .push((first, first_value))
-        .map_err(BuildError::into_de)?;
     let mut tag = None;
-    while let Some(key) = map.next_key_seed(TagOrValueSeed::new(arena, Some(tag_name)))? {
-        match key {
+    let mut key = Some(first);
+    while let Some(read) = key {
+        match read {
             TagOrValue::Tag if tag.is_some() => {
                 return Err(M::Error::duplicate_field(tag_name));
             }
@@ -155,6 +166,7 @@ where
                 entries.push((key, value)).map_err(BuildError::into_de)?;
             }
         }
+        key = map.next_key_seed(TagOrValueSeed::new(arena, Some(tag_name)))?;
     }
     let Some(tag) = tag else {
         return Err(M::Error::missing_field(tag_name));

@@ -5,48 +5,42 @@
 //! compared with the tag, and one equal to it is serde's ``duplicate field `t` ``, an error of
 //! the input (serde's buffer finds it before any replay).
 
-use core::cell::Cell;
 use core::marker::PhantomData;
 
 use serde::de::{
     DeserializeSeed, EnumAccess, Error, MapAccess, Unexpected, VariantAccess, Visitor,
 };
 
-use super::skip::{Skip, Skipped};
-use super::tag_or_value::{TagOrValue, TagOrValueSeed};
+use super::input::{InputMap, Key, Read};
+use super::tag_or_value::TagOrValue;
 use super::{
-    Answer, Ask, AskSeed, Cx, Entries, Held, Lazy, RulesSeed, answer_entries, finish, hold,
-    is_held, lift, placeholder, refuse, replay,
+    Answer, Ask, AskSlot, Cx, Entries, Slot, answer_entries, finish, placeholder, refuse, replay,
 };
 use crate::{BumpAllocator, Value};
 
-/// The entries of a map not read yet, from the access `map` whose errors `held` holds.
-pub(crate) struct MapNode<'h, 'bump, M, S, A: ?Sized, E> {
-    map: M,
-    held: &'h Cell<Held<S>>,
+/// The entries of a map not read yet.
+pub(crate) struct MapNode<'s, 'de, 'bump, A: ?Sized, E> {
+    map: &'s mut dyn InputMap<'de, 'bump, E>,
     cx: Cx<'bump, A, E>,
     /// The enum's tag, when this is the rest of the map it was first in.
     tag: Option<&'static str>,
     /// Entries the visitor has taken, by their keys (serde's count, in the length error).
     count: usize,
-    /// The first key, read ahead to tell an empty map from another (see `answer`).
+    /// The first key, read ahead to tell an empty map from another.
     peeked: Option<Value<'bump>>,
     /// Whether the value of the last key read is still in the input.
     value_pending: bool,
 }
 
-impl<'h, 'bump, M, S, A: ?Sized, E> MapNode<'h, 'bump, M, S, A, E> {
-    /// The rest of `map`, its errors held in `held`; `tag`, for the rest of the map an enum's
-    /// tag was first in.
-    pub(crate) const fn new(
-        map: M,
-        held: &'h Cell<Held<S>>,
+impl<'s, 'de, 'bump, A: ?Sized, E> MapNode<'s, 'de, 'bump, A, E> {
+    /// The entries `map` has left; `tag`, for the rest of the map an enum's tag was first in.
+    pub(crate) fn new(
+        map: &'s mut dyn InputMap<'de, 'bump, E>,
         cx: Cx<'bump, A, E>,
         tag: Option<&'static str>,
     ) -> Self {
         Self {
             map,
-            held,
             cx,
             tag,
             count: 0,
@@ -56,19 +50,13 @@ impl<'h, 'bump, M, S, A: ?Sized, E> MapNode<'h, 'bump, M, S, A, E> {
     }
 }
 
-/// serde's ``duplicate field `t` `` as `M`'s error.
-fn duplicate_field<'de, M: MapAccess<'de>>(tag: &'static str) -> M::Error {
-    M::Error::duplicate_field(tag)
-}
-
 /// serde's error for an enum read from a map that has not exactly one entry.
 fn not_single_key<E: Error>() -> E {
     E::invalid_value(Unexpected::Map, &"map with a single key")
 }
 
-impl<'de, 'bump, M, S, A, E> MapNode<'_, 'bump, M, S, A, E>
+impl<'de, 'bump, A, E> MapNode<'_, 'de, 'bump, A, E>
 where
-    M: MapAccess<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -78,7 +66,7 @@ where
     /// whatever the visitor gave.
     fn visit_enum<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, E> {
         let read = visitor.visit_enum(MapEnum { node: &mut self });
-        if is_held(self.held) {
+        if self.map.failed() {
             return Err(placeholder());
         }
         let entries = self.count + self.drain()?;
@@ -89,41 +77,23 @@ where
         }
     }
 
-    /// Reads past the value of the key just read.
-    fn skip_value(&mut self) -> Result<(), E> {
-        match self.map.next_value_seed(Skip::new(None)) {
-            Ok(_) => Ok(()),
-            Err(error) => Err(hold(self.held, error)),
-        }
-    }
-
     /// serde's ``duplicate field `t` ``, an error of the input, held.
-    fn duplicate_tag(&self) -> E {
-        hold(
-            self.held,
-            duplicate_field::<M>(self.tag.unwrap_or_default()),
-        )
+    fn duplicate_tag(&mut self) -> E {
+        self.map.duplicate(self.tag.unwrap_or_default())
     }
 
-    /// The next value, answering `ask` to `visitor`.
-    fn next_value_ask<V: Visitor<'de>>(&mut self, ask: Ask, visitor: V) -> Result<V::Value, E> {
-        if is_held(self.held) {
+    /// The next value, read by `read`.
+    fn next_value_read(&mut self, read: &mut dyn Read<'de, 'bump, E>) -> Result<(), E> {
+        if self.map.failed() {
             return Err(placeholder());
         }
         self.value_pending = false;
-        let seed = AskSeed {
-            ask,
-            visitor,
-            cx: self.cx,
-        };
-        let read = self.map.next_value_seed(seed);
-        lift(self.held, read)
+        self.map.next_value(read)
     }
 }
 
-impl<'de, M, S, A, E> Answer<'de> for MapNode<'_, '_, M, S, A, E>
+impl<'de, A, E> Answer<'de> for MapNode<'_, 'de, '_, A, E>
 where
-    M: MapAccess<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -151,9 +121,8 @@ where
     }
 }
 
-impl<'de, 'bump, M, S, A, E> Entries<'de> for MapNode<'_, 'bump, M, S, A, E>
+impl<'de, A, E> Entries<'de> for MapNode<'_, 'de, '_, A, E>
 where
-    M: MapAccess<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -161,7 +130,7 @@ where
 
     fn visit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, E> {
         let read = visitor.visit_map(&mut self);
-        if is_held(self.held) {
+        if self.map.failed() {
             return Err(placeholder());
         }
         let remaining = self.drain()?;
@@ -169,44 +138,38 @@ where
     }
 
     fn peek(&mut self) -> Result<bool, E> {
-        match self
-            .map
-            .next_key_seed(TagOrValueSeed::new(self.cx.arena, self.tag))
-        {
-            Ok(Some(TagOrValue::Value(key))) => {
+        match self.map.peek_key(self.tag)? {
+            Some(TagOrValue::Value(key)) => {
                 self.value_pending = true;
                 self.peeked = Some(key);
                 Ok(true)
             }
-            Ok(Some(TagOrValue::Tag)) => Err(self.duplicate_tag()),
-            Ok(None) => Ok(false),
-            Err(error) => Err(hold(self.held, error)),
+            Some(TagOrValue::Tag) => Err(self.duplicate_tag()),
+            None => Ok(false),
         }
     }
 
     fn drain(&mut self) -> Result<usize, E> {
-        if is_held(self.held) {
+        if self.map.failed() {
             return Err(placeholder());
         }
         let mut remaining = usize::from(self.peeked.take().is_some());
         if core::mem::take(&mut self.value_pending) {
-            self.skip_value()?;
+            self.map.skip_value()?;
         }
         loop {
-            match self.map.next_key_seed(Skip::new(self.tag)) {
-                Ok(Some(Skipped::Other)) => remaining += 1,
-                Ok(Some(Skipped::Tag)) => return Err(self.duplicate_tag()),
-                Ok(None) => return Ok(remaining),
-                Err(error) => return Err(hold(self.held, error)),
+            match self.map.skip_key(self.tag)? {
+                Some(Key::Read) => remaining += 1,
+                Some(Key::Tag) => return Err(self.duplicate_tag()),
+                None => return Ok(remaining),
             }
-            self.skip_value()?;
+            self.map.skip_value()?;
         }
     }
 }
 
-impl<'de, M, S, A, E> MapAccess<'de> for MapNode<'_, '_, M, S, A, E>
+impl<'de, A, E> MapAccess<'de> for MapNode<'_, 'de, '_, A, E>
 where
-    M: MapAccess<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -217,33 +180,30 @@ where
             self.count += 1;
             return replay(seed, &first, self.cx).map(Some);
         }
-        if is_held(self.held) {
+        if self.map.failed() {
             return Err(placeholder());
         }
-        match self
-            .map
-            .next_key_seed(RulesSeed::new(seed, self.cx, self.tag))
-        {
-            Ok(Some(Lazy::Tag)) => Err(self.duplicate_tag()),
-            Ok(Some(read)) => {
+        let mut slot = Slot::new(seed, self.cx, self.tag);
+        let key = self.map.next_key(&mut slot);
+        if self.map.failed() {
+            return Err(placeholder());
+        }
+        match key {
+            Ok(None) => Ok(None),
+            Ok(Some(Key::Tag)) => Err(self.duplicate_tag()),
+            read => {
                 self.count += 1;
                 self.value_pending = true;
-                lift(self.held, Ok(read)).map(Some)
+                read?;
+                slot.take().map(Some)
             }
-            Ok(None) => Ok(None),
-            Err(error) => Err(hold(self.held, error)),
         }
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, E> {
-        if is_held(self.held) {
-            return Err(placeholder());
-        }
-        self.value_pending = false;
-        let read = self
-            .map
-            .next_value_seed(RulesSeed::new(seed, self.cx, None));
-        lift(self.held, read)
+        let mut slot = Slot::new(seed, self.cx, None);
+        self.next_value_read(&mut slot)?;
+        slot.take()
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -253,18 +213,17 @@ where
 }
 
 /// A map read as an enum: its first key is the variant.
-struct MapEnum<'n, 'h, 'bump, M, S, A: ?Sized, E> {
-    node: &'n mut MapNode<'h, 'bump, M, S, A, E>,
+struct MapEnum<'n, 's, 'de, 'bump, A: ?Sized, E> {
+    node: &'n mut MapNode<'s, 'de, 'bump, A, E>,
 }
 
-impl<'de, 'n, 'h, 'bump, M, S, A, E> EnumAccess<'de> for MapEnum<'n, 'h, 'bump, M, S, A, E>
+impl<'de, 'n, 's, 'bump, A, E> EnumAccess<'de> for MapEnum<'n, 's, 'de, 'bump, A, E>
 where
-    M: MapAccess<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
     type Error = E;
-    type Variant = MapVariant<'n, 'h, 'bump, M, S, A, E>;
+    type Variant = MapVariant<'n, 's, 'de, 'bump, A, E>;
 
     fn variant_seed<T: DeserializeSeed<'de>>(
         self,
@@ -279,13 +238,25 @@ where
 
 /// The content of a variant read from a map: the first entry's value (serde's
 /// `VariantDeserializer` with a value).
-struct MapVariant<'n, 'h, 'bump, M, S, A: ?Sized, E> {
-    node: &'n mut MapNode<'h, 'bump, M, S, A, E>,
+struct MapVariant<'n, 's, 'de, 'bump, A: ?Sized, E> {
+    node: &'n mut MapNode<'s, 'de, 'bump, A, E>,
 }
 
-impl<'de, M, S, A, E> VariantAccess<'de> for MapVariant<'_, '_, '_, M, S, A, E>
+impl<'de, A, E> MapVariant<'_, '_, 'de, '_, A, E>
 where
-    M: MapAccess<'de, Error = S>,
+    A: BumpAllocator + ?Sized,
+    E: Error,
+{
+    /// The content, answering `ask` to `visitor`.
+    fn ask<V: Visitor<'de>>(self, ask: Ask, visitor: V) -> Result<V::Value, E> {
+        let mut slot = AskSlot::new(ask, visitor, self.node.cx);
+        self.node.next_value_read(&mut slot)?;
+        slot.take()
+    }
+}
+
+impl<'de, A, E> VariantAccess<'de> for MapVariant<'_, '_, 'de, '_, A, E>
+where
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -301,7 +272,7 @@ where
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
-        self.node.next_value_ask(Ask::TupleVariant, visitor)
+        self.ask(Ask::TupleVariant, visitor)
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -309,6 +280,6 @@ where
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, E> {
-        self.node.next_value_ask(Ask::StructVariant, visitor)
+        self.ask(Ask::StructVariant, visitor)
     }
 }

@@ -11,7 +11,7 @@ use crate::value::wide;
 /// What the format visited, at the width it visited it (serde's buffer keeps the width: an
 /// identifier is read from an 8-bit or a 64-bit integer only).
 #[derive(Clone, Copy)]
-pub(super) enum ScalarValue<'a, 'de> {
+pub(crate) enum ScalarValue<'a, 'de> {
     Bool(bool),
     I8(i8),
     I16(i16),

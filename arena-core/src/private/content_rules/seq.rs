@@ -1,35 +1,27 @@
 //! A sequence still in the input, answered as `ContentDeserializer` answers a buffered one
 //! (serde's `Content::Seq` and its `SeqDeserializer`).
 
-use core::cell::Cell;
-
 use serde::de::{DeserializeSeed, Error, SeqAccess, Unexpected, Visitor};
 
-use super::skip::Skip;
-use super::{
-    Answer, Ask, Cx, Entries, Held, RulesSeed, answer_entries, finish, hold, is_held, lift,
-    placeholder, replay,
-};
-use crate::arena_deserialize::NestedSeed;
+use super::input::InputSeq;
+use super::{Answer, Ask, Cx, Entries, Slot, answer_entries, finish, placeholder, replay};
 use crate::{BumpAllocator, Value};
 
-/// The elements of a sequence not read yet, from the access `seq` whose errors `held` holds.
-pub(crate) struct SeqNode<'h, 'bump, Q, S, A: ?Sized, E> {
-    seq: Q,
-    held: &'h Cell<Held<S>>,
+/// The elements of a sequence not read yet.
+pub(crate) struct SeqNode<'s, 'de, 'bump, A: ?Sized, E> {
+    seq: &'s mut dyn InputSeq<'de, 'bump, E>,
     cx: Cx<'bump, A, E>,
     /// Elements the visitor has taken (serde's count, in the length error).
     count: usize,
-    /// The first element, read ahead to tell an empty sequence from another (see `answer`).
+    /// The first element, read ahead to tell an empty sequence from another.
     peeked: Option<Value<'bump>>,
 }
 
-impl<'h, 'bump, Q, S, A: ?Sized, E> SeqNode<'h, 'bump, Q, S, A, E> {
-    /// The rest of `seq`, its errors held in `held`.
-    pub(crate) const fn new(seq: Q, held: &'h Cell<Held<S>>, cx: Cx<'bump, A, E>) -> Self {
+impl<'s, 'de, 'bump, A: ?Sized, E> SeqNode<'s, 'de, 'bump, A, E> {
+    /// The elements `seq` has left.
+    pub(crate) fn new(seq: &'s mut dyn InputSeq<'de, 'bump, E>, cx: Cx<'bump, A, E>) -> Self {
         Self {
             seq,
-            held,
             cx,
             count: 0,
             peeked: None,
@@ -37,9 +29,8 @@ impl<'h, 'bump, Q, S, A: ?Sized, E> SeqNode<'h, 'bump, Q, S, A, E> {
     }
 }
 
-impl<'de, Q, S, A, E> Answer<'de> for SeqNode<'_, '_, Q, S, A, E>
+impl<'de, A, E> Answer<'de> for SeqNode<'_, 'de, '_, A, E>
 where
-    Q: SeqAccess<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -63,9 +54,8 @@ where
     }
 }
 
-impl<'de, 'bump, Q, S, A, E> Entries<'de> for SeqNode<'_, 'bump, Q, S, A, E>
+impl<'de, A, E> Entries<'de> for SeqNode<'_, 'de, '_, A, E>
 where
-    Q: SeqAccess<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -73,7 +63,7 @@ where
 
     fn visit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, E> {
         let read = visitor.visit_seq(&mut self);
-        if is_held(self.held) {
+        if self.seq.failed() {
             return Err(placeholder());
         }
         let remaining = self.drain()?;
@@ -81,29 +71,21 @@ where
     }
 
     fn peek(&mut self) -> Result<bool, E> {
-        let first = self
-            .seq
-            .next_element_seed(NestedSeed::<Value<'bump>, A>::new(self.cx.arena))
-            .map_err(|error| hold(self.held, error))?;
-        self.peeked = first;
+        self.peeked = self.seq.peek()?;
         Ok(self.peeked.is_some())
     }
 
     fn drain(&mut self) -> Result<usize, E> {
         let mut remaining = usize::from(self.peeked.take().is_some());
-        loop {
-            match self.seq.next_element_seed(Skip::new(None)) {
-                Ok(Some(_)) => remaining += 1,
-                Ok(None) => return Ok(remaining),
-                Err(error) => return Err(hold(self.held, error)),
-            }
+        while self.seq.skip()? {
+            remaining += 1;
         }
+        Ok(remaining)
     }
 }
 
-impl<'de, Q, S, A, E> SeqAccess<'de> for SeqNode<'_, '_, Q, S, A, E>
+impl<'de, A, E> SeqAccess<'de> for SeqNode<'_, 'de, '_, A, E>
 where
-    Q: SeqAccess<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -117,20 +99,15 @@ where
             self.count += 1;
             return replay(seed, &first, self.cx).map(Some);
         }
-        if is_held(self.held) {
+        if self.seq.failed() {
             return Err(placeholder());
         }
-        match self
-            .seq
-            .next_element_seed(RulesSeed::new(seed, self.cx, None))
-        {
-            Ok(Some(read)) => {
-                self.count += 1;
-                lift(self.held, Ok(read)).map(Some)
-            }
-            Ok(None) => Ok(None),
-            Err(error) => Err(hold(self.held, error)),
+        let mut slot = Slot::new(seed, self.cx, None);
+        if !self.seq.next(&mut slot)? {
+            return Ok(None);
         }
+        self.count += 1;
+        slot.take().map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -1,14 +1,14 @@
 //! A `Some` or a newtype struct whose content is still in the input, answered as
 //! `ContentDeserializer` answers `Content::Some` and `Content::Newtype`.
 
-use serde::de::{Deserializer, Error, Unexpected, Visitor};
+use serde::de::{Error, Unexpected, Visitor};
 
 use super::{Answer, Ask, Live, Node, refuse};
 use crate::BumpAllocator;
 
 /// What wraps the content.
 #[derive(Clone, Copy)]
-pub(super) enum Wrapper {
+pub(crate) enum Wrapper {
     /// `visit_some` (a format that tells a present option apart).
     Some,
     /// `visit_newtype_struct` (a format that names newtype structs).
@@ -16,21 +16,20 @@ pub(super) enum Wrapper {
 }
 
 /// The content `inner`, as `wrapper` handed it over.
-pub(super) struct Wrapped<'h, 'bump, D, S, A: ?Sized, E> {
+pub(super) struct Wrapped<'i, 'de, 'bump, A: ?Sized, E> {
     wrapper: Wrapper,
-    inner: Live<'h, 'bump, D, S, A, E>,
+    inner: Live<'i, 'de, 'bump, A, E>,
 }
 
-impl<'h, 'bump, D, S, A: ?Sized, E> Wrapped<'h, 'bump, D, S, A, E> {
+impl<'i, 'de, 'bump, A: ?Sized, E> Wrapped<'i, 'de, 'bump, A, E> {
     /// The content `inner`, as `wrapper` handed it over.
-    pub(super) const fn new(wrapper: Wrapper, inner: Live<'h, 'bump, D, S, A, E>) -> Self {
+    pub(super) const fn new(wrapper: Wrapper, inner: Live<'i, 'de, 'bump, A, E>) -> Self {
         Self { wrapper, inner }
     }
 }
 
-impl<'de, D, S, A, E> Answer<'de> for Wrapped<'_, '_, D, S, A, E>
+impl<'de, A, E> Answer<'de> for Wrapped<'_, 'de, '_, A, E>
 where
-    D: Deserializer<'de, Error = S>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
@@ -47,11 +46,11 @@ where
             (Wrapper::Some, Ask::NewtypeStruct) => visitor.visit_newtype_struct(Node(self)),
             (Wrapper::Newtype, Ask::Option) => visitor.visit_some(Node(self)),
             (_, Ask::IgnoredAny) => {
-                self.inner.skip()?;
+                self.inner.input.skip(None)?;
                 visitor.visit_unit()
             }
             (wrapper, _) => {
-                self.inner.skip()?;
+                self.inner.input.skip(None)?;
                 let unexpected = match wrapper {
                     Wrapper::Some => Unexpected::Option,
                     Wrapper::Newtype => Unexpected::NewtypeStruct,
