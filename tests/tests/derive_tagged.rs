@@ -522,7 +522,7 @@ macro_rules! tag_at {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
     fn events(v in event()) { differential!(Event<'_>, OwnedEvent, &v) }
@@ -564,7 +564,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn events_corrupted(v in event(), c in proptest::collection::vec(corruption(), 1..4)) {
@@ -1537,6 +1537,47 @@ impl SameAs<OwnedChain> for Chain<'_> {
     }
 }
 
+/// A recursive adjacently tagged enum.
+#[derive(ArenaDeserialize, Debug)]
+#[serde(tag = "t", content = "c")]
+enum Nest<'bump> {
+    Link(Option<&'bump Nest<'bump>>),
+    End,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "t", content = "c")]
+enum OwnedNest {
+    Link(Option<Box<OwnedNest>>),
+    End,
+}
+
+impl SameAs<OwnedNest> for Nest<'_> {
+    fn same_as(&self, o: &OwnedNest) -> bool {
+        match (self, o) {
+            (Nest::Link(a), OwnedNest::Link(b)) => a.same_as(b),
+            (Nest::End, OwnedNest::End) => true,
+            _ => false,
+        }
+    }
+}
+
+/// `depth` links then the end, in MessagePack, the tag first or the content first in every
+/// map.
+fn nest(depth: usize, tag_first: bool) -> Vec<u8> {
+    let link: &[u8] = if tag_first {
+        b"\x82\xa1t\xa4Link\xa1c"
+    } else {
+        b"\x82\xa1c"
+    };
+    let mut bytes = link.repeat(depth);
+    bytes.extend_from_slice(b"\x81\xa1t\xa3End");
+    if !tag_first {
+        bytes.extend_from_slice(&b"\xa1t\xa4Link".repeat(depth));
+    }
+    bytes
+}
+
 /// `depth` links then the end, in MessagePack, the tag first or last in every map.
 fn chain(depth: usize, tag_first: bool) -> Vec<u8> {
     let link: &[u8] = if tag_first {
@@ -1554,8 +1595,8 @@ fn chain(depth: usize, tag_first: bool) -> Vec<u8> {
     bytes
 }
 
-/// Nesting is bounded by the depth limit, streamed or buffered: a deep input is an error on a
-/// 2 MiB stack, never a stack overflow; a shallow one reads as serde reads it.
+/// Recursive tagged enums nest up to the depth limit, streamed or buffered: a deep input is an
+/// error on a 2 MiB stack, never a stack overflow; a shallow one reads as serde reads it.
 #[test]
 fn deep_nesting_is_a_depth_error() {
     for tag_first in [true, false] {
@@ -1566,6 +1607,19 @@ fn deep_nesting_is_a_depth_error() {
             .spawn(move || {
                 let bump = bumpalo::Bump::new();
                 MsgPack.decode_in::<Chain<'_>, _>(&bump, &deep).map(|_| ())
+            })
+            .expect("a thread")
+            .join()
+            .expect("no stack overflow");
+        let error = read.expect_err("too deep");
+        assert!(error.contains("depth limit"), "{error}");
+        same!(MsgPack, Nest<'_>, OwnedNest, &nest(20, tag_first));
+        let deep = nest(100_000, tag_first);
+        let read = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let bump = bumpalo::Bump::new();
+                MsgPack.decode_in::<Nest<'_>, _>(&bump, &deep).map(|_| ())
             })
             .expect("a thread")
             .join()
