@@ -2,7 +2,7 @@
 //!
 //! Chunks come in size classes, powers of two from 64 KiB (configurable); a request larger
 //! than the largest class gets a dedicated chunk of exactly its page-rounded size. Every chunk
-//! is its own anonymous mapping (one region per chunk: see the README's slab section for the
+//! is its own anonymous mapping (one region per chunk: see [`_slab_arena`](crate::_slab_arena) for the
 //! measurement behind that choice), so no region is ever moved or copied when the pool grows,
 //! and a chunk goes back to the OS with one `munmap`.
 //!

@@ -51,6 +51,8 @@
 //!   tagged enums buffer into a `Value`);
 //! - `thread_memory` ([`release_thread_scratch`], over `scratch` and `arena_vec`).
 
+#![warn(missing_docs)]
+
 mod allocator;
 mod arena_deserialize;
 mod arena_string;

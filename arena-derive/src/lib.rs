@@ -1,10 +1,14 @@
 //! `#[derive(ArenaDeserialize)]`: serde_derive's `Deserialize`, with the arena threaded through.
 //!
 //! The generated impl reads exactly what serde_derive's `Deserialize` reads for the owned twin
-//! of the type, from any serde format. See the `arena-core` README for the attributes.
+//! of the type, from any serde format. The attributes, shapes and
+//! differences from serde_derive are documented in `arena_core::_derive`
+//! (`arena-core/docs/derive.md`).
 //!
-//! Three stages: [`ast`] and [`attr`] build a typed model of the input, [`check`] validates the
-//! rules that span several items, [`de`] generates code from the model.
+//! Three stages: `ast` and `attr` build a typed model of the input, `check` validates the
+//! rules that span several items, `de` generates code from the model.
+
+#![warn(missing_docs)]
 
 mod ast;
 mod attr;
@@ -18,7 +22,8 @@ mod types;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Derives `arena_core::ArenaDeserialize`: see the crate documentation of `arena-core`.
+/// Derives `arena_core::ArenaDeserialize`: the reference is `arena_core::_derive`
+/// (`arena-core/docs/derive.md`).
 #[proc_macro_derive(ArenaDeserialize, attributes(arena, serde))]
 pub fn derive_arena_deserialize(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

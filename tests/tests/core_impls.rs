@@ -23,7 +23,7 @@ macro_rules! roundtrip {
 }
 
 /// Like `roundtrip!`, but each format listed (`Cbor refusing "message"`) has a documented
-/// limitation (the README's CBOR caveat): there serde still reads the owned value, and the arena
+/// limitation (the CBOR caveat in `arena-core/docs/types.md`): there serde still reads the owned value, and the arena
 /// must refuse it with an error containing the message.
 macro_rules! roundtrip_except {
     (
@@ -183,7 +183,7 @@ fn strings() {
 fn byte_slices_read_sequences_and_serde_bytes() {
     let data: Vec<u8> = (0..=255).collect();
     // Written as a sequence of u8, as serde writes Vec<u8>. CBOR's deserializer is strict: the
-    // bytes that `&[u8]` asks for are never an array there (see the README).
+    // bytes that `&[u8]` asks for are never an array there (see `arena-core/docs/types.md`).
     roundtrip_except!([Cbor refusing CBOR_NOT_BYTES], data.clone(), &[u8], |v, o| {
         assert_eq!(v, o.as_slice())
     });
@@ -454,7 +454,7 @@ fn threads_each_use_their_own_scratch() {
     });
 }
 
-/// A type written by hand, as the README shows: its own visitor, `ArenaSeed` for its fields.
+/// A type written by hand, as `arena-core/docs/types.md` shows: its own visitor, `ArenaSeed` for its fields.
 struct Point<'bump> {
     label: &'bump str,
     xy: [f64; 2],
@@ -646,7 +646,7 @@ where
     }
 }
 
-/// Every row of the README's table gets a value of the wrong type and truncated input, in JSON
+/// Every row of the types table (`arena-core/docs/types.md`) gets a value of the wrong type and truncated input, in JSON
 /// and postcard, which serde refuses for the owned twin and the arena type must refuse too.
 /// postcard does not describe its types, so its wrong values are bytes that cannot be the type:
 /// a varint too long for a `u16`, bytes that are not UTF-8, an overflowing `Duration`, a `bool`

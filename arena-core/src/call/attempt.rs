@@ -14,7 +14,7 @@ use crate::exhaustion;
 ///
 /// A failed read is `Ok(None)` when the input is not what `read` reads (try the next variant),
 /// and `Err` with its error when the read ran out of what it may use: a limit hit or an
-/// allocation failure, counted by [`exhaustion`](crate::exhaustion), on the way. Another
+/// allocation failure, counted by the crate's `exhaustion` module, on the way. Another
 /// variant could not do better with the same budget and arena, and the error to report is the
 /// limit's, not "data did not match any variant".
 ///
