@@ -140,11 +140,15 @@ impl<'a> Container<'a> {
 
     /// The fields read from the input: the [`deserialized_fields`] of the struct, or of every
     /// deserialized variant; of a `transparent` struct, the [`transparent_fields`] only; of a
-    /// newtype struct, its field even when skipped (see [`newtype_field`]).
+    /// newtype struct, its field even when skipped (see [`newtype_field`]); none when the value
+    /// is converted from another type (`from`, `try_from`).
     ///
     /// [`transparent_fields`]: Self::transparent_fields
     /// [`newtype_field`]: Self::newtype_field
     pub fn deserialized_fields(&self) -> Vec<&Field<'a>> {
+        if self.attrs.conversion.is_some() {
+            return Vec::new();
+        }
         if self.attrs.transparent.is_some() {
             return self.transparent_fields().collect();
         }
@@ -177,14 +181,17 @@ impl<'a> Container<'a> {
         fields.iter().filter(|field| field.allows_transparent())
     }
 
-    /// A struct's fields, or the fields of each deserialized variant.
+    /// A struct's fields, or the fields of each deserialized variant; none when the value is
+    /// converted from another type (`from`, `try_from`), which builds it.
     fn built_field_lists(&self) -> impl Iterator<Item = &[Field<'a>]> {
+        let converted = self.attrs.conversion.is_some();
         let struct_fields = match &self.data {
-            Data::Struct(_, fields) => Some(fields.as_slice()),
-            Data::Enum(_) => None,
+            Data::Struct(_, fields) if !converted => Some(fields.as_slice()),
+            Data::Struct(..) | Data::Enum(_) => None,
         };
         struct_fields.into_iter().chain(
             self.deserialized_variants()
+                .filter(move |_| !converted)
                 .map(|(_, variant)| variant.fields.as_slice()),
         )
     }

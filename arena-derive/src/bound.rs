@@ -112,7 +112,8 @@ impl Params {
 
 /// One bound per field read from the input ([`Container::deserialized_fields`]) with
 /// [`Read::Arena`]: `FieldType: ArenaDeserialize<'bump, A>`, and `FieldType: Default` for each field built with
-/// `Default::default()`. Fields whose type names the container itself get none: the impl being
+/// `Default::default()`; for a value converted `from` (or `try_from`) a type, that type's
+/// `ArenaDeserialize` instead. Fields whose type names the container itself get none: the impl being
 /// defined proves them, and the bound would make the trait solver loop.
 fn field_bounds(
     cont: &Container,
@@ -134,7 +135,12 @@ fn field_bounds(
         .map(|field| field.ty)
         .filter(|ty| not_recursive(ty))
         .map(|ty| quote!(#ty: ::core::default::Default));
-    read.chain(defaulted).collect()
+    // `from` / `try_from`: the type read instead of the fields.
+    let converted = cont.attrs.conversion.as_ref().map(|conversion| {
+        let ty = &conversion.ty;
+        quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>)
+    });
+    read.chain(defaulted).chain(converted).collect()
 }
 
 /// Whether `tokens` contain the identifier `ident`.

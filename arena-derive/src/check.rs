@@ -9,6 +9,7 @@ use crate::types::global_alloc_types;
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_global_alloc_fields(cx, cont);
     check_transparent(cx, cont);
+    check_conversion(cx, cont);
     check_default(cx, cont);
     check_rename_all_fields(cx, cont);
     check_other(cx, cont);
@@ -295,4 +296,22 @@ fn check_flatten(cx: &Ctxt, cont: &Container) {
             }
         }
     }
+}
+
+/// A value converted `from` (or `try_from`) another type is built by the conversion alone, so
+/// it is neither `transparent` nor given its fields' representation (serde_derive refuses
+/// `transparent` with either).
+fn check_conversion(cx: &Ctxt, cont: &Container) {
+    let (Some(conversion), Some(_)) = (&cont.attrs.conversion, cont.attrs.transparent) else {
+        return;
+    };
+    let key = if conversion.fallible {
+        "try_from"
+    } else {
+        "from"
+    };
+    cx.syn_error(syn::Error::new(
+        conversion.span,
+        format!("`transparent` and `{key}` conflict: the value is read as one or the other"),
+    ));
 }

@@ -36,6 +36,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     let params = Params::new(&cont);
 
     let body = match &cont.data {
+        _ if cont.attrs.conversion.is_some() => conversion(&params, &cont),
         Data::Struct(_, fields) if cont.attrs.transparent.is_some() => transparent(&params, fields),
         Data::Struct(Style::Struct, fields) => {
             struct_::deserialize(&params, &cont.attrs, fields, &Form::Struct(cont.ident))
@@ -467,6 +468,33 @@ fn transparent(params: &Params, fields: &[Field]) -> TokenStream {
     let members: Vec<TokenStream> = members.collect();
     quote! {
         ::core::result::Result::map(#read, |__transparent| Self { #(#members),* })
+    }
+}
+
+/// `from = "Type"` / `try_from = "Type"`: a `Type` read into the arena, then converted with
+/// `From` or `TryFrom` (whose error becomes the format's `custom` error), as serde_derive does.
+fn conversion(params: &Params, cont: &Container) -> TokenStream {
+    let Params {
+        krate, bump, arena, ..
+    } = params;
+    let Some(conversion) = &cont.attrs.conversion else {
+        return TokenStream::new();
+    };
+    let ty = &conversion.ty;
+    let read = quote_spanned! {ty.span()=>
+        <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in(__arena, __deserializer)
+    };
+    if conversion.fallible {
+        quote! {
+            ::core::result::Result::and_then(#read, |__value| {
+                ::core::result::Result::map_err(
+                    ::core::convert::TryFrom::try_from(__value),
+                    <__D::Error as __serde::de::Error>::custom,
+                )
+            })
+        }
+    } else {
+        quote!(::core::result::Result::map(#read, ::core::convert::From::from))
     }
 }
 

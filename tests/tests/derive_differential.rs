@@ -725,6 +725,94 @@ impl SameAs<OwnedConfig> for Config<'_> {
     }
 }
 
+twins! {
+    /// What a sensor sends: tenths of a degree.
+    struct RawReading<'bump> / OwnedRawReading {
+        sensor: &'bump str => String,
+        tenths: i32 => i32,
+    }
+}
+
+/// A reading in degrees, read as a [`RawReading`] and converted (`from`).
+#[derive(ArenaDeserialize, Debug)]
+#[serde(from = "RawReading<'bump>")]
+struct Reading<'bump> {
+    sensor: &'bump str,
+    degrees: f64,
+}
+
+impl<'bump> From<RawReading<'bump>> for Reading<'bump> {
+    fn from(raw: RawReading<'bump>) -> Self {
+        Self {
+            sensor: raw.sensor,
+            degrees: f64::from(raw.tenths) / 10.0,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(from = "OwnedRawReading", into = "OwnedRawReading")]
+struct OwnedReading {
+    sensor: String,
+    degrees: f64,
+}
+
+impl From<OwnedRawReading> for OwnedReading {
+    fn from(raw: OwnedRawReading) -> Self {
+        Self {
+            sensor: raw.sensor,
+            degrees: f64::from(raw.tenths) / 10.0,
+        }
+    }
+}
+
+impl From<OwnedReading> for OwnedRawReading {
+    fn from(reading: OwnedReading) -> Self {
+        #[expect(clippy::cast_possible_truncation, reason = "built from tenths")]
+        let tenths = (reading.degrees * 10.0).round() as i32;
+        Self {
+            sensor: reading.sensor,
+            tenths,
+        }
+    }
+}
+
+impl SameAs<OwnedReading> for Reading<'_> {
+    fn same_as(&self, o: &OwnedReading) -> bool {
+        self.sensor == o.sensor && self.degrees.to_bits() == o.degrees.to_bits()
+    }
+}
+
+/// An even number: read as an `i64`, refused when odd (`try_from`, the error's message as
+/// the format's custom error). No lifetime: one type is both twins.
+#[derive(ArenaDeserialize, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(try_from = "i64", into = "i64")]
+struct Even(i64);
+
+impl TryFrom<i64> for Even {
+    type Error = String;
+
+    fn try_from(n: i64) -> Result<Self, String> {
+        if n % 2 == 0 {
+            Ok(Self(n))
+        } else {
+            Err(format!("{n} is odd"))
+        }
+    }
+}
+
+impl From<Even> for i64 {
+    fn from(even: Even) -> Self {
+        even.0
+    }
+}
+
+impl SameAs<Even> for Even {
+    fn same_as(&self, o: &Even) -> bool {
+        self == o
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -834,6 +922,25 @@ proptest! {
     #[test]
     fn config(host in any::<String>(), port in any::<u16>()) {
         differential!(Config<'_>, OwnedConfig, &OwnedConfig { host, port })
+    }
+}
+
+#[test]
+fn from_and_try_from_convert_as_serde_converts() {
+    for tenths in [-273, 0, 215] {
+        let raw = OwnedRawReading {
+            sensor: "porch".to_owned(),
+            tenths,
+        };
+        differential!(Reading<'_>, OwnedReading, &OwnedReading::from(raw));
+    }
+    // Odd numbers are written by hand (an `Even` cannot hold one): refused with the
+    // conversion's message in every format.
+    for n in [-4, 0, 7, i64::MAX] {
+        for format in arena_tests::Format::ALL {
+            let bytes = format.to_bytes(&n);
+            differential!(@bytes format, Even, Even, &bytes, true);
+        }
     }
 }
 

@@ -29,6 +29,8 @@ pub struct Container {
     pub arena: Option<syn::Type>,
     /// How an enum's variant is told on the wire: `tag`, `content` and `untagged`.
     pub tagging: Tagging,
+    /// `from = "Type"` or `try_from = "Type"`: the value is read as `Type`, then converted.
+    pub conversion: Option<Conversion>,
     /// The tokens of `#[arena(default)]` and `#[arena(rename_all_fields)]`, for checks.
     pub default_span: Option<Span>,
     pub rename_all_fields_span: Option<Span>,
@@ -49,6 +51,18 @@ pub enum Tagging {
     Untagged,
 }
 
+/// `#[arena(from = "Type")]` or `#[arena(try_from = "Type")]`: read a `Type` (which must be
+/// `ArenaDeserialize`), then convert it with `From` or `TryFrom`, as serde_derive does.
+#[derive(Clone)]
+pub struct Conversion {
+    /// The type read.
+    pub ty: syn::Type,
+    /// Whether the conversion is `TryFrom` (its error becomes the format's `custom` error).
+    pub fallible: bool,
+    /// The attribute's key, for checks.
+    pub span: Span,
+}
+
 /// Where `tag`, `content` and `untagged` were written, when they were.
 #[derive(Clone, Default)]
 pub struct TaggingSpans {
@@ -58,8 +72,8 @@ pub struct TaggingSpans {
 }
 
 const CONTAINER_KEYS: &str = "`rename`, `rename_all`, `rename_all_fields`, `deny_unknown_fields`, \
-    `default`, `transparent`, `tag`, `content`, `untagged`, `bound`, `expecting`, `crate`, \
-    `lifetime`, `arena`";
+    `default`, `transparent`, `tag`, `content`, `untagged`, `from`, `try_from`, `bound`, \
+    `expecting`, `crate`, `lifetime`, `arena`";
 
 impl Container {
     pub fn from_ast(cx: &Ctxt, item: &syn::DeriveInput) -> Self {
@@ -77,6 +91,8 @@ impl Container {
         let mut tag = Attr::none(cx, "tag");
         let mut content = Attr::none(cx, "content");
         let mut untagged = Attr::none(cx, "untagged");
+        let mut from = Attr::none(cx, "from");
+        let mut try_from = Attr::none(cx, "try_from");
         let mut rename_all_fields_span = None;
 
         for_each_key(cx, &item.attrs, |ns, meta| {
@@ -146,10 +162,16 @@ impl Container {
             } else if path.is_ident("untagged") {
                 // #[arena(untagged)]
                 untagged.set(ns, path, path.span_of());
+            } else if path.is_ident("from") {
+                // #[arena(from = "Type")]
+                from.set(ns, path, (parse_lit_into(meta)?, path.span_of()));
+            } else if path.is_ident("try_from") {
+                // #[arena(try_from = "Type")]
+                try_from.set(ns, path, (parse_lit_into(meta)?, path.span_of()));
             } else if path.is_ident("into") {
                 // #[serde(into = "Type")]: serialize only, ignored
                 skip_value(meta)?;
-            } else if ["remote", "from", "try_from"]
+            } else if ["remote"]
                 .iter()
                 .chain(&["field_identifier", "variant_identifier"])
                 .any(|key| path.is_ident(key))
@@ -177,6 +199,26 @@ impl Container {
             (Some((tag, _)), None, None) => Tagging::Internal { tag },
             (None, _, None) => Tagging::External,
         };
+        let conversion = match (from.get(), try_from.get()) {
+            (Some(_), Some((_, span))) => {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "`from` and `try_from` conflict: the value is converted from one type only",
+                ));
+                None
+            }
+            (Some((ty, span)), None) => Some(Conversion {
+                ty,
+                fallible: false,
+                span,
+            }),
+            (None, Some((ty, span))) => Some(Conversion {
+                ty,
+                fallible: true,
+                span,
+            }),
+            (None, None) => None,
+        };
         let (default, default_span) = default
             .get()
             .map_or((Default::None, None), |(d, s)| (d, Some(s)));
@@ -196,6 +238,7 @@ impl Container {
             lifetime: lifetime.get(),
             arena: arena.get(),
             tagging,
+            conversion,
             default_span,
             rename_all_fields_span,
             tagging_spans,

@@ -1,7 +1,7 @@
 use arena_core::ArenaDeserialize;
 
 #[derive(ArenaDeserialize)]
-#[serde(remote = "Other", from = "u8", try_from = "u8")]
+#[serde(remote = "Other")]
 enum E {
     A,
 }
