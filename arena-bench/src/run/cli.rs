@@ -47,14 +47,20 @@ USAGE: cargo run --release -p arena-bench -- [OPTIONS]
 
 OPTIONS (lists are comma-separated; the default is all):
   --format F        postcard, bincode, msgpack, json
-  --dataset D       city, twitter, citm_catalog, canada
+  --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last;
+                    the event streams (serde's internally tagged, adjacently tagged and
+                    untagged enums and flatten; events-tag-last: each event's tag last in its
+                    map) are written in JSON and MessagePack only (postcard and bincode cannot
+                    carry them), and the multitude strategies are not measured on them (its
+                    derive refuses these representations)
   --strategy S      owned-system, owned-mimalloc, in-place-system, in-place-mimalloc, borrowed,
                     bumpalo-fresh, bumpalo-reused, bump-scope-fresh, bump-scope-reused,
                     slab-fresh, slab-reused, slab-fresh-via-value (JSON only),
                     multitude-fresh, multitude-reused;
                     the value table (JSON only): value-serde-system, value-serde-mimalloc,
                     value-slab-fresh, value-bumpalo-fresh, value-simd-json, value-sonic-rs
-  --size SIZE       size of the synthetic city in postcard, e.g. 500KB, 2MB (default), 200MB
+  --size SIZE       size of the synthetic documents, e.g. 500KB, 2MB (default), 200MB: the
+                    city in postcard, the event streams in MessagePack
   --threads N       N workers deserializing their own documents concurrently (default 1)
   --budget-ms MS    time spent timing each cell, over all rounds (default 300)
   --rounds N        measure the whole matrix N times, interleaved, and report each cell's
