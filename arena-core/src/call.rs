@@ -24,6 +24,14 @@
 //!    the [`trust`] whether to fill a block of the arena in place, and holds that block's bytes
 //!    in the call's open direct bytes ([`PendingGuard`]) until it closes; whether the
 //!    announced length proved true raises or drops the trust.
+//!
+//!    A read may also be **attempted** ([`attempt`](attempt::attempt)): the derive's untagged
+//!    enums buffer their input once and try each variant on the buffer in turn. An attempt
+//!    takes a checkpoint of the arena and notes the budget left; if it fails, it rewinds the
+//!    arena to the checkpoint and puts the budget back, so the next variant starts from where
+//!    the failed one did, and N variants tried never hold N copies. It opens no frame: it
+//!    runs inside the call in force and ends in it. On an arena that cannot rewind, a failed
+//!    attempt keeps its bytes, and the budget keeps counting them.
 //! 3. **Close.** A failed call that owns its arena rewinds it. The frame charges the bytes it
 //!    used to the call on the same arena it is nested in, if any, puts back the state it
 //!    saved, and, when it was the first call on the thread, hands its trust to the seed's
@@ -57,6 +65,7 @@ use serde::de::Error;
 use crate::allocator::{AllocError, BumpAllocator, BumpAllocatorExt};
 use crate::limits::{DEFAULT_ZERO_SIZED_LEN, LimitHit, Limits};
 
+pub(crate) mod attempt;
 pub(crate) mod frame;
 pub(crate) mod trust;
 

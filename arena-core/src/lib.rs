@@ -107,7 +107,9 @@ pub mod __private {
     pub use serde;
 
     pub use crate::arena_deserialize::NestedSeed;
+    pub use crate::call::attempt::attempt;
     pub use crate::call::check_invariants as check_call_invariants;
+    pub use crate::private::UntaggedUnitVisitor;
     pub use crate::private::{from_utf8_lossy, missing_field};
     pub use crate::scratch::thread_scratch_capacity;
 }

@@ -7,6 +7,10 @@ use serde::de::{Deserializer, Error, Visitor};
 
 use crate::{ArenaDeserialize, BumpAllocator};
 
+mod untagged;
+
+pub use untagged::UntaggedUnitVisitor;
+
 /// The value of a field missing from a map: `None` for an `Option`, serde's `missing_field`
 /// error for anything else, exactly as serde_derive decides.
 ///

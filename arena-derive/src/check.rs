@@ -295,11 +295,9 @@ fn check_flatten(cx: &Ctxt, cont: &Container) {
 fn check_not_generated_yet(cx: &Ctxt, cont: &Container) {
     let spans = &cont.attrs.tagging_spans;
     let mut not_yet: Vec<proc_macro2::Span> = Vec::new();
-    if let (Data::Enum(_), Some(span)) = (&cont.data, spans.tag.or(spans.untagged)) {
+    // With `untagged`, `tag` is a conflict `check_tagging` reports.
+    if let (Data::Enum(_), Some(span), None) = (&cont.data, spans.tag, spans.untagged) {
         not_yet.push(span);
-    }
-    if let Data::Enum(variants) = &cont.data {
-        not_yet.extend(variants.iter().filter_map(|v| v.attrs.untagged));
     }
     not_yet.extend(cont.built_fields().filter_map(|f| f.attrs.flatten));
     for span in not_yet {

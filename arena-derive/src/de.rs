@@ -6,6 +6,7 @@
 
 mod enum_;
 mod enum_externally;
+mod enum_untagged;
 mod identifier;
 mod struct_;
 mod tuple;
@@ -93,7 +94,6 @@ pub enum Form<'a> {
     InternallyTagged(&'a syn::Ident, &'a syn::Ident),
     /// An untagged variant: `deserialize_any` on `__deserializer`, the buffered input, with no
     /// `visit_seq` for a struct variant (serde_derive's `StructForm::Untagged`).
-    #[expect(dead_code, reason = "the untagged generator is still to come")]
     Untagged(&'a syn::Ident, &'a syn::Ident),
 }
 

@@ -6,19 +6,40 @@
 
 use proc_macro2::TokenStream;
 
-use super::enum_externally;
-use crate::ast::{Container, Variant};
+use super::{enum_externally, enum_untagged};
+use crate::ast::{Container, Data, Variant};
 use crate::attr::Tagging;
 use crate::bound::Params;
 
 /// The statements reading an enum.
 pub fn deserialize(params: &Params, cont: &Container) -> TokenStream {
     let variants: Vec<(usize, &Variant)> = cont.deserialized_variants().collect();
-    match &cont.attrs.tagging {
-        Tagging::External => enum_externally::deserialize(params, cont, &variants),
-        // `check_not_generated_yet` rejects the others before any code is generated.
-        Tagging::Internal { .. } | Tagging::Adjacent { .. } | Tagging::Untagged => {
-            TokenStream::new()
+    // The first variant marked `untagged`, among all of them (`check_untagged_variants` keeps
+    // the marked ones last): a skipped one counts, as in serde_derive. In an untagged enum the
+    // mark changes nothing: every variant is tried in order either way.
+    let first_untagged = match &cont.data {
+        Data::Enum(all) => all.iter().position(|v| v.attrs.untagged.is_some()),
+        Data::Struct(..) => None,
+    };
+    match first_untagged {
+        Some(split) if !matches!(cont.attrs.tagging, Tagging::Untagged) => {
+            let at = variants.partition_point(|&(i, _)| i < split);
+            let (tagged, untagged) = variants.split_at(at);
+            // The tagged enum's code reads from `__deserializer`, here the replayed buffer.
+            let tagged = homogeneous(params, cont, tagged);
+            enum_untagged::deserialize(params, cont, untagged, Some(tagged))
         }
+        _ => homogeneous(params, cont, &variants),
+    }
+}
+
+/// The statements reading an enum from `__deserializer` as one of `variants`, all in the
+/// container's representation. They may `return` early.
+fn homogeneous(params: &Params, cont: &Container, variants: &[(usize, &Variant)]) -> TokenStream {
+    match &cont.attrs.tagging {
+        Tagging::External => enum_externally::deserialize(params, cont, variants),
+        Tagging::Untagged => enum_untagged::deserialize(params, cont, variants, None),
+        // `check_not_generated_yet` rejects these before any code is generated.
+        Tagging::Internal { .. } | Tagging::Adjacent { .. } => TokenStream::new(),
     }
 }

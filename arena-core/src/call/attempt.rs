@@ -1,0 +1,172 @@
+//! [`attempt`]: one try at reading a buffered input inside a call, undone when it fails, so that
+//! trying one variant after another leaves only the one that matched in the arena.
+
+use core::ptr;
+
+use super::with;
+use crate::ValueDeserializer;
+use crate::allocator::BumpAllocator;
+
+/// Reads `input` with `read`, and undoes the read if it fails: the arena is rewound to where it
+/// was before, and the bytes the read charged to the call's byte budget are the call's again.
+/// A read that succeeds keeps everything.
+///
+/// The derive's code for untagged enums (and for the variants marked `untagged`) calls it once
+/// per variant on the same buffered input, so trying N variants never holds N copies in the
+/// arena, nor counts them against the budget. An arena that cannot rewind
+/// ([`BumpAllocator::checkpoint`] returns `None`, as bumpalo's does) keeps the bytes of a
+/// failed read, and the budget keeps counting them: it bounds what the arena holds.
+///
+/// Not public API.
+///
+/// # What a caller must not do
+///
+/// Everything `read` allocates in `arena` is given back when it fails, so no reference into
+/// those bytes may outlive the failure. `read` is a function pointer, not a closure: it
+/// captures nothing, and the `input` it reads is a [`ValueDeserializer`], a copy of a document
+/// that lives in the arena from before the attempt and is only read. What is left to the
+/// caller:
+/// - `read` must not store what it allocates anywhere but in its `Ok` value: not in a static
+///   or a thread-local, not through `arena` (whose type the caller may have written);
+/// - its error must hold no reference into `arena` (serde's errors cannot: every constructor of
+///   `serde::de::Error` takes a message or a description, never a borrow it could keep);
+/// - `arena` is the arena `read` allocates in: another arena would not be rewound, while the
+///   budget would be given back.
+///
+/// The derive's generated `read`s keep all three as far as the code they call does: they build
+/// values only through `ArenaDeserialize` impls and the user's `deserialize_with` functions,
+/// return them, and fail with serde's errors. That is the trust [`ArenaSeed`] puts in the same
+/// code when it rewinds the arena of a failed call.
+///
+/// [`ArenaSeed`]: crate::ArenaSeed
+///
+/// # Errors
+///
+/// `read`'s error, after the rewind.
+pub fn attempt<'bump, A, T, E>(
+    arena: &'bump A,
+    input: ValueDeserializer<'bump, E>,
+    read: fn(&'bump A, ValueDeserializer<'bump, E>) -> Result<T, E>,
+) -> Result<T, E>
+where
+    A: BumpAllocator + ?Sized,
+{
+    let Some(checkpoint) = arena.checkpoint() else {
+        return read(arena, input);
+    };
+    let (frame, depth, bytes_left) =
+        with(|cx| (cx.frame.get(), cx.depth.get(), cx.bytes_left.get()));
+    let result = read(arena, input);
+    if result.is_err() {
+        with(|cx| {
+            // Frames and levels opened inside `read` were closed when it returned (each lives
+            // on its stack): the call in force is the one the attempt began in.
+            debug_assert!(
+                ptr::eq(cx.frame.get(), frame) && cx.depth.get() == depth,
+                "an attempt ends in the call it began in"
+            );
+            // Inside one call the budget only shrinks: `bytes_left` is the larger.
+            debug_assert!(
+                cx.bytes_left.get() <= bytes_left,
+                "an attempt's budget grew"
+            );
+            cx.bytes_left.set(bytes_left);
+        });
+        // SAFETY: `rewind`'s contract, point by point.
+        // - The checkpoint is `arena`'s, taken above. The arena was not reset since (a reset
+        //   needs `&mut`, and `arena` is borrowed for `'bump`), nor rewound to an earlier
+        //   checkpoint: what rewinds inside `read` (an attempt nested in it, a call owning the
+        //   arena that opened in it) rewinds to a checkpoint taken inside `read`, after this
+        //   one; a call owning the arena further out rewinds only after this function returns.
+        // - Nothing allocated after it is used again: `read` failed, so it returned no value;
+        //   it captures nothing (a function pointer); its input is a copy of a document
+        //   allocated before the checkpoint; its error holds no arena reference and it stored
+        //   none elsewhere (the caller's part, in the docs above); and everything it built on
+        //   the way was dropped or forgotten on its own stack before it returned.
+        unsafe { arena.rewind(checkpoint) };
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use core::pin::pin;
+
+    use serde::de::Error as _;
+
+    use super::super::frame::{CallFrame, Settings};
+    use super::super::{bytes_left, charge, check_invariants};
+    use super::*;
+    use crate::limits::Limits;
+    use crate::{SlabArena, Value};
+
+    type E = serde::de::value::Error;
+
+    /// Charges and allocates `len` bytes, as a read does.
+    fn take<A: BumpAllocator + ?Sized>(arena: &A, len: usize) -> Result<&str, E> {
+        charge(len).map_err(|hit| E::custom(format!("{hit:?}")))?;
+        arena.try_alloc_str(&"x".repeat(len)).map_err(E::custom)
+    }
+
+    /// Attempts on `arena` inside a call with a budget of 10 000 bytes: what a failed one used
+    /// is given back (to the arena if `rewinds`, and then to the budget), what a successful
+    /// one used is kept, also when an attempt nested in it failed.
+    fn attempts_on<A: BumpAllocator + ?Sized>(arena: &A, rewinds: bool) {
+        let frame = pin!(CallFrame::new(None));
+        let frame = frame.into_ref();
+        frame
+            .open::<E>(Settings {
+                arena: arena.identity(),
+                limits: Some(Limits::default().max_bytes(10_000)),
+                str_as_bytes: None,
+            })
+            .unwrap();
+        let input = ValueDeserializer::<E>::new(&Value::Unit, false);
+        let used = arena.stats().used_bytes;
+
+        let failed: Result<(), E> = attempt(arena, input, |arena, _| {
+            take(arena, 4000)?;
+            Err(E::custom("no match"))
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "no match");
+        if rewinds {
+            assert_eq!(arena.stats().used_bytes, used, "rewound");
+            assert_eq!(bytes_left(), 10_000, "given back");
+        } else {
+            assert!(arena.stats().used_bytes >= used + 4000, "kept");
+            assert_eq!(bytes_left(), 6000, "still counted");
+        }
+        let left = bytes_left();
+
+        let kept = attempt(arena, input, |arena, input| {
+            let inner: Result<&str, E> = attempt(arena, input, |arena, _| {
+                take(arena, 3000)?;
+                Err(E::custom("inner"))
+            });
+            assert!(inner.is_err());
+            take(arena, 1000).map(str::len)
+        });
+        assert_eq!(kept.unwrap(), 1000);
+        let inner_kept = if rewinds { 0 } else { 3000 };
+        assert_eq!(bytes_left(), left - 1000 - inner_kept);
+        check_invariants();
+    }
+
+    #[test]
+    fn a_failed_attempt_gives_back_what_it_used_on_an_arena_that_rewinds() {
+        attempts_on(&SlabArena::new(), true);
+        #[cfg(feature = "bump-scope")]
+        {
+            let bump: bump_scope::Bump = bump_scope::Bump::new();
+            attempts_on(&bump, true);
+        }
+        check_invariants();
+    }
+
+    #[cfg(feature = "bumpalo")]
+    #[test]
+    fn a_failed_attempt_keeps_its_bytes_counted_on_an_arena_that_cannot_rewind() {
+        attempts_on(&bumpalo::Bump::new(), false);
+        check_invariants();
+    }
+}
