@@ -69,9 +69,11 @@ impl fmt::Display for AllocError {
 impl std::error::Error for AllocError {}
 
 impl AllocError {
-    /// The format's error for it: a custom error with its message.
+    /// The format's error for it: a custom error with its message, counted as the thread's
+    /// read running out of what it may use (see [`exhaustion`](crate::exhaustion)).
     #[cold]
     pub(crate) fn into_de<E: serde::de::Error>(self) -> E {
+        crate::exhaustion::note();
         E::custom(self)
     }
 }

@@ -128,6 +128,7 @@ pub(crate) struct CallState {
     /// Largest direct block an announced length may take; see [`trust`]. Always within
     /// `trust::FLOOR..=trust::CEILING`.
     trust: Cell<usize>,
+
     /// Bytes of the direct blocks of the sequences open on this thread (each nested in the
     /// previous); see [`PendingGuard`].
     pending: Cell<usize>,

@@ -38,7 +38,8 @@
 //!
 //! For contributors reading the source: each module uses only those listed before it, so there
 //! is no import cycle.
-//! - `allocator` (the [`BumpAllocator`] trait), `limits` ([`Limits`]), `chunk_pool`;
+//! - `exhaustion` (the thread's count of limit hits and allocation failures), `allocator` (the
+//!   [`BumpAllocator`] trait), `limits` ([`Limits`]), `chunk_pool`;
 //! - `call`, the per-thread state of a deserialization call (limits in force, depth, byte
 //!   budget, trust, open direct bytes, string mode), whose module docs follow one call from
 //!   [`ArenaSeed`] to the arena; `arena_vec` and `arena_string`; `slab_arena` (on `chunk_pool`);
@@ -60,6 +61,7 @@ mod call;
 #[cfg(feature = "cbor")]
 pub mod cbor;
 mod chunk_pool;
+mod exhaustion;
 mod impls;
 #[cfg(feature = "json")]
 pub mod json;
@@ -110,6 +112,10 @@ pub mod __private {
     pub use crate::call::attempt::attempt;
     pub use crate::call::check_invariants as check_call_invariants;
     pub use crate::private::UntaggedUnitVisitor;
+    pub use crate::private::{
+        FlatCollector, FlatEntry, FlatMapDeserializer, flat_deny_unknown_fields, flat_key_bytes,
+        flat_key_str,
+    };
     pub use crate::private::{from_utf8_lossy, missing_field};
     pub use crate::scratch::thread_scratch_capacity;
 }

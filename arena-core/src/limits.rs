@@ -157,9 +157,11 @@ pub(crate) enum LimitHit {
 }
 
 impl LimitHit {
-    /// The format's error for it.
+    /// The format's error for it, counted as the thread's read running out of what it may
+    /// use (see [`exhaustion`](crate::exhaustion)).
     #[cold]
     pub(crate) fn into_de<E: Error>(self) -> E {
+        crate::exhaustion::note();
         E::custom(self)
     }
 }

@@ -7,8 +7,13 @@ use serde::de::{Deserializer, Error, Visitor};
 
 use crate::{ArenaDeserialize, BumpAllocator};
 
+mod flatten;
 mod untagged;
 
+pub use flatten::{
+    FlatCollector, FlatEntry, FlatMapDeserializer, flat_deny_unknown_fields, flat_key_bytes,
+    flat_key_str,
+};
 pub use untagged::UntaggedUnitVisitor;
 
 /// The value of a field missing from a map: `None` for an `Option`, serde's `missing_field`

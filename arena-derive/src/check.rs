@@ -107,16 +107,23 @@ fn check_rename_all_fields(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// `other` marks one unit variant, not skipped: the one every unknown variant is read as.
+/// `other` marks one unit variant, not skipped, the last: the one every unknown variant is read
+/// as (serde_derive requires it last).
 fn check_other(cx: &Ctxt, cont: &Container) {
     let Data::Enum(variants) = &cont.data else {
         return;
     };
     let mut seen = false;
-    for variant in variants {
+    for (i, variant) in variants.iter().enumerate() {
         let Some(span) = variant.attrs.other else {
             continue;
         };
+        if i + 1 < variants.len() {
+            cx.syn_error(syn::Error::new(
+                span,
+                "`other` must be on the last variant: move this variant to the end",
+            ));
+        }
         if variant.style != Style::Unit {
             let mut error = syn::Error::new(
                 span,
@@ -299,7 +306,6 @@ fn check_not_generated_yet(cx: &Ctxt, cont: &Container) {
     if let (Data::Enum(_), Some(span), None) = (&cont.data, spans.tag, spans.untagged) {
         not_yet.push(span);
     }
-    not_yet.extend(cont.built_fields().filter_map(|f| f.attrs.flatten));
     for span in not_yet {
         cx.syn_error(syn::Error::new(
             span,

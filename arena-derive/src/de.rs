@@ -7,6 +7,7 @@
 mod enum_;
 mod enum_externally;
 mod enum_untagged;
+mod flatten;
 mod identifier;
 mod struct_;
 mod tuple;
@@ -127,8 +128,9 @@ fn field_i(i: usize) -> syn::Ident {
     format_ident!("__field{}", i)
 }
 
-/// Declares the visitor struct `name`, carrying the arena and the type's generics.
-fn visitor_struct(params: &Params, name: &syn::Ident) -> TokenStream {
+/// Declares the visitor struct `name`, carrying the arena and the type's generics, and the
+/// source format's `is_human_readable` in `__human_readable` when `human_readable` is set.
+fn visitor_struct(params: &Params, name: &syn::Ident, human_readable: bool) -> TokenStream {
     let Params {
         bump,
         arena,
@@ -137,10 +139,12 @@ fn visitor_struct(params: &Params, name: &syn::Ident) -> TokenStream {
         struct_where,
         ..
     } = params;
+    let human_readable = human_readable.then(|| quote!(__human_readable: bool,));
     quote! {
         #[doc(hidden)]
         struct #name #impl_generics #struct_where {
             __arena: &#bump #arena,
+            #human_readable
             __marker: ::core::marker::PhantomData<fn() -> #this_ty>,
         }
     }
@@ -149,6 +153,18 @@ fn visitor_struct(params: &Params, name: &syn::Ident) -> TokenStream {
 /// Declares the visitor `__Visitor` for the type being derived, with `methods` after
 /// `expecting`, and returns it with the expression that builds it from `__arena`.
 fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStream, TokenStream) {
+    visitor_carrying(params, expecting, methods, false)
+}
+
+/// [`visitor`], the visitor also carrying the source format's `is_human_readable` when
+/// `human_readable` is set (for the flattened fields, which read after the deserializer is
+/// gone): built from the local `__human_readable` too.
+fn visitor_carrying(
+    params: &Params,
+    expecting: &str,
+    methods: &TokenStream,
+    human_readable: bool,
+) -> (TokenStream, TokenStream) {
     let Params {
         de_impl_generics,
         helper_ty_generics,
@@ -157,7 +173,7 @@ fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStr
         ..
     } = params;
     let name = format_ident!("__Visitor");
-    let decl = visitor_struct(params, &name);
+    let decl = visitor_struct(params, &name, human_readable);
     let items = quote! {
         #decl
 
@@ -172,17 +188,20 @@ fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStr
             #methods
         }
     };
-    (items, visitor_value(params, &name))
+    (items, visitor_value(params, &name, human_readable))
 }
 
-/// Builds the visitor struct `name` with the arena in `__arena`, naming every type argument:
-/// a `DeserializeSeed`'s `Value` (a field type) may not name them all, as serde_derive's
-/// `__DeserializeWith` is named with all the container's generics.
-fn visitor_value(params: &Params, name: &syn::Ident) -> TokenStream {
+/// Builds the visitor struct `name` with the arena in `__arena` (and `__human_readable` when
+/// `human_readable` is set), naming every type argument: a `DeserializeSeed`'s `Value` (a
+/// field type) may not name them all, as serde_derive's `__DeserializeWith` is named with all
+/// the container's generics.
+fn visitor_value(params: &Params, name: &syn::Ident, human_readable: bool) -> TokenStream {
     let turbofish = &params.helper_turbofish;
+    let human_readable = human_readable.then(|| quote!(__human_readable,));
     quote! {
         #name #turbofish {
             __arena,
+            #human_readable
             __marker: ::core::marker::PhantomData,
         }
     }
@@ -215,15 +234,7 @@ fn deserialize_field(params: &Params, field: &Field, deserializer: &TokenStream)
 /// A `DeserializeSeed` expression reading `field` into the arena `__arena`, preceded by the
 /// items it needs (a wrapper calling the `deserialize_with` function).
 fn field_seed(params: &Params, field: &Field) -> TokenStream {
-    let Params {
-        krate,
-        bump,
-        arena,
-        de_impl_generics,
-        helper_ty_generics,
-        impl_where,
-        ..
-    } = params;
+    let Params { krate, arena, .. } = params;
     let ty = field.ty;
     match field.read() {
         Read::Arena => {
@@ -233,30 +244,54 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
         // serde's `PhantomData<T>` seed reads a `T: Deserialize`.
         Read::EmptyArray => quote!(::core::marker::PhantomData::<#ty>),
         Read::With(with) => {
-            let name = format_ident!("__DeserializeWith");
-            let wrapper = visitor_struct(params, &name);
-            let value = visitor_value(params, &name);
             let call = call_with(with, &quote!(__deserializer));
+            let (wrapper, value) = arena_seed(params, "__DeserializeWith", &quote!(#ty), &call);
             quote!({
                 #wrapper
-
-                #[automatically_derived]
-                impl #de_impl_generics __serde::de::DeserializeSeed<'__de> for #name #helper_ty_generics #impl_where {
-                    type Value = #ty;
-
-                    fn deserialize<__D>(self, __deserializer: __D) -> ::core::result::Result<#ty, __D::Error>
-                    where
-                        __D: __serde::Deserializer<'__de>,
-                    {
-                        let __arena: &#bump #arena = self.__arena;
-                        #call
-                    }
-                }
 
                 #value
             })
         }
     }
+}
+
+/// Declares the seed struct `name`, carrying the arena and the type's generics, whose
+/// `deserialize` evaluates `body` to a `Result<value_ty, __D::Error>`, with the arena in
+/// `__arena` and the deserializer in `__deserializer`; returns it with the expression that
+/// builds it from `__arena`.
+fn arena_seed(
+    params: &Params,
+    name: &str,
+    value_ty: &TokenStream,
+    body: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let Params {
+        bump,
+        arena,
+        de_impl_generics,
+        helper_ty_generics,
+        impl_where,
+        ..
+    } = params;
+    let name = format_ident!("{}", name);
+    let decl = visitor_struct(params, &name, false);
+    let items = quote! {
+        #decl
+
+        #[automatically_derived]
+        impl #de_impl_generics __serde::de::DeserializeSeed<'__de> for #name #helper_ty_generics #impl_where {
+            type Value = #value_ty;
+
+            fn deserialize<__D>(self, __deserializer: __D) -> ::core::result::Result<#value_ty, __D::Error>
+            where
+                __D: __serde::Deserializer<'__de>,
+            {
+                let __arena: &#bump #arena = self.__arena;
+                #body
+            }
+        }
+    };
+    (items, visitor_value(params, &name, false))
 }
 
 /// `path(deserializer, __arena)`, the path keeping its span so a wrong signature points at it.

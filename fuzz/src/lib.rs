@@ -14,6 +14,7 @@
 //! The `value` target checks its own property, in [`value`]: any bytes read into
 //! `arena_core::Value`.
 
+pub mod events;
 pub mod value;
 
 use std::fmt;
@@ -222,7 +223,11 @@ fn seed<T, A: ?Sized>(arena: &A) -> ArenaSeed<'_, T, A> {
     ArenaSeed::new(arena).with_limits(Limits::default().max_bytes(16 << 20).max_len(1 << 16))
 }
 
-fn decode_in<'bump, T, A>(format: Format, arena: &'bump A, data: &[u8]) -> Result<T, String>
+pub(crate) fn decode_in<'bump, T, A>(
+    format: Format,
+    arena: &'bump A,
+    data: &[u8],
+) -> Result<T, String>
 where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
@@ -249,6 +254,9 @@ pub fn check(format: Format, data: &[u8]) {
         let as_bytes = format.decode(seed::<Doc, _>(&bump).str_as_bytes(true), data);
         compare(format, &as_bytes, &owned);
     }
+
+    // The buffered representations: `flatten`, untagged and tagged enums.
+    events::check(format, data);
 
     // Recursion: a value or an error, never a stack overflow.
     let _ = decode_in::<Node, _>(format, &bump, data);

@@ -62,8 +62,9 @@ pub fn check(data: &[u8]) {
         if let Ok(value) = &read {
             let written = write(format, value);
             let again_arena = bumpalo::Bump::new();
-            let again = self::read(format, &again_arena, &written)
-                .unwrap_or_else(|e| panic!("{format:?}: {value:?} written back does not read: {e}"));
+            let again = self::read(format, &again_arena, &written).unwrap_or_else(|e| {
+                panic!("{format:?}: {value:?} written back does not read: {e}")
+            });
             assert!(
                 same_value(value, &again),
                 "{format:?}: {value:?} written back reads as {again:?}"

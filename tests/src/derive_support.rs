@@ -273,17 +273,61 @@ pub fn compare<A: SameAs<O> + fmt::Debug, O: fmt::Debug>(
 /// The owned type `O` read through serde's own buffer: serde_derive's code for an untagged enum
 /// reads the input into serde's private `Content` and replays it into each variant with
 /// `ContentRefDeserializer`, the rules [`Value`]'s replay follows.
+///
+/// The variant reads through [`replay_recording_error`], so the reason the replay failed is
+/// known even though the untagged enum replaces its message.
 #[derive(serde::Deserialize)]
 #[serde(untagged)]
-enum Buffered<O> {
-    Value(O),
+enum Buffered<O: DeserializeOwned> {
+    Value(#[serde(deserialize_with = "replay_recording_error")] O),
+}
+
+std::thread_local! {
+    /// The message of the last failed replay in [`Buffered`], on this thread.
+    static REPLAY_ERROR: core::cell::RefCell<Option<String>> = const { core::cell::RefCell::new(None) };
+}
+
+/// `O::deserialize`, recording the message of a failure in [`REPLAY_ERROR`].
+fn replay_recording_error<'de, D: Deserializer<'de>, O: DeserializeOwned>(
+    deserializer: D,
+) -> Result<O, D::Error> {
+    O::deserialize(deserializer).inspect_err(|e| {
+        REPLAY_ERROR.with(|last| *last.borrow_mut() = Some(e.to_string()));
+    })
+}
+
+/// Whether serde's buffer failed, with `error`, where a [`Value`] deliberately holds more:
+/// - a 128-bit integer (serde issue #1682): buffering one outside the 64-bit range fails
+///   (``invalid type: integer `...` as i128``), and its replay refuses every `deserialize_i128`
+///   and `deserialize_u128` whatever the value ("i128 is not supported");
+/// - an identifier given as an integer of 16 or 32 bits: serde's buffer keeps the width and its
+///   `deserialize_identifier` takes only `u8` and `u64` (``invalid type: integer `...`, expected
+///   field identifier``), while a direct read takes any unsigned integer; a `Value` keeps every
+///   unsigned integer as a `u64`, so its replay takes them as a direct read does.
+///
+/// The replay's own message is the one [`replay_recording_error`] recorded.
+///
+/// [`Value`]: arena_core::Value
+fn buffer_holds_less(error: &str) -> bool {
+    let buffering = error.contains("` as i128") || error.contains("` as u128");
+    let replay = REPLAY_ERROR.with(|last| {
+        last.borrow().as_deref().is_some_and(|m| {
+            m == "i128 is not supported"
+                || m == "u128 is not supported"
+                || (m.starts_with("invalid type: integer `") && m.ends_with(" identifier"))
+        })
+    });
+    buffering || replay
 }
 
 /// For a self-describing format: `bytes` read into an arena [`Value`] and replayed into the
 /// owned twin `O` reads what serde's own buffer reads (see [`Buffered`]): the same value, or
 /// both fail (serde's untagged enum replaces the message). `direct` is what reading the bytes
-/// into `O` gave. Where `Value` holds more than serde's buffer (128-bit integers, which it
-/// refuses to read), the replay must read what the bytes read directly.
+/// into `O` gave. Where serde's buffer fails and the bytes read directly, the replay must read
+/// what they read. Where both fail because `Value` holds more than serde's buffer (see
+/// [`buffer_holds_less`]), nothing says what the replay should give, and it is not compared (a
+/// buffered document is more lenient than a strict format's direct read: a CBOR byte string
+/// replays into a `String`, which cbor4ii refuses to read as one).
 ///
 /// [`Value`]: arena_core::Value
 pub fn compare_replay<O, A>(
@@ -307,6 +351,7 @@ pub fn compare_replay<O, A>(
     let ours =
         O::deserialize(value.deserializer::<serde::de::value::Error>(format == Format::Json))
             .map_err(|e| e.to_string());
+    REPLAY_ERROR.with(|last| last.borrow_mut().take());
     let serde = format
         .decode_owned::<Buffered<O>>(bytes)
         .map(|Buffered::Value(o)| o);
@@ -316,13 +361,17 @@ pub fn compare_replay<O, A>(
             "{context}: a Value replays unlike serde's buffer"
         ),
         (Err(_), Err(_), _) => {}
-        // serde's buffer could not hold it: the replay reads what the bytes read.
+        // serde's buffer could not read it: the replay reads what the bytes read.
         (_, Err(_), Ok(direct)) => assert_eq!(
             ours.as_ref().ok(),
             Some(direct),
             "{context}: a Value serde's buffer cannot hold replays unlike the bytes"
         ),
-        (ours, serde, _) => panic!("{context}: a Value replays {ours:?}, serde's buffer {serde:?}"),
+        (_, Err(e), Err(_)) if buffer_holds_less(&e) => {}
+        (ours, serde, _) => panic!(
+            "{context}: a Value replays {ours:?}, serde's buffer {serde:?} ({:?})",
+            REPLAY_ERROR.with(|last| last.borrow().clone())
+        ),
     }
 }
 

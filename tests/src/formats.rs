@@ -74,18 +74,30 @@ impl Format {
 
     /// Serializes `value`.
     ///
+    /// postcard and bincode write a map's length first, which serde's `Serialize` of a struct
+    /// with a flattened field does not give: such a value is written through a
+    /// `serde_json::Value`, whose maps have one, so that they still get a map to read (and fail
+    /// to read it where they fail).
+    ///
     /// # Panics
     ///
     /// When the format cannot serialize it (a test bug).
     pub fn to_bytes<T: Serialize>(self, value: &T) -> Vec<u8> {
         match self {
             Format::Json => serde_json::to_vec(value).expect("json serializes"),
-            Format::Postcard | Format::PostcardStrAsBytes => {
-                postcard::to_allocvec(value).expect("postcard serializes")
-            }
+            Format::Postcard | Format::PostcardStrAsBytes => match postcard::to_allocvec(value) {
+                Err(postcard::Error::SerializeSeqLengthUnknown) => {
+                    self.to_bytes(&serde_json::to_value(value).expect("json serializes"))
+                }
+                bytes => bytes.expect("postcard serializes"),
+            },
             Format::Bincode | Format::BincodeStrAsBytes => {
-                bincode::serde::encode_to_vec(value, bincode::config::standard())
-                    .expect("bincode serializes")
+                match bincode::serde::encode_to_vec(value, bincode::config::standard()) {
+                    Err(bincode::error::EncodeError::Serde(
+                        bincode::serde::EncodeError::SequenceMustHaveLength,
+                    )) => self.to_bytes(&serde_json::to_value(value).expect("json serializes")),
+                    bytes => bytes.expect("bincode serializes"),
+                }
             }
             Format::MsgPack => rmp_serde::to_vec(value).expect("msgpack serializes"),
             Format::MsgPackNamed => rmp_serde::to_vec_named(value).expect("msgpack serializes"),

@@ -6,10 +6,17 @@ use core::ptr;
 use super::with;
 use crate::ValueDeserializer;
 use crate::allocator::BumpAllocator;
+use crate::exhaustion;
 
 /// Reads `input` with `read`, and undoes the read if it fails: the arena is rewound to where it
 /// was before, and the bytes the read charged to the call's byte budget are the call's again.
-/// A read that succeeds keeps everything.
+/// A read that succeeds keeps everything: `Ok(Some(value))`.
+///
+/// A failed read is `Ok(None)` when the input is not what `read` reads (try the next variant),
+/// and `Err` with its error when the read ran out of what it may use: a limit hit or an
+/// allocation failure, counted by [`exhaustion`](crate::exhaustion), on the way. Another
+/// variant could not do better with the same budget and arena, and the error to report is the
+/// limit's, not "data did not match any variant".
 ///
 /// The derive's code for untagged enums (and for the variants marked `untagged`) calls it once
 /// per variant on the same buffered input, so trying N variants never holds N copies in the
@@ -42,8 +49,26 @@ use crate::allocator::BumpAllocator;
 ///
 /// # Errors
 ///
-/// `read`'s error, after the rewind.
+/// `read`'s error, after the rewind, when it hit a limit or an allocation failed.
 pub fn attempt<'bump, A, T, E>(
+    arena: &'bump A,
+    input: ValueDeserializer<'bump, E>,
+    read: fn(&'bump A, ValueDeserializer<'bump, E>) -> Result<T, E>,
+) -> Result<Option<T>, E>
+where
+    A: BumpAllocator + ?Sized,
+{
+    let exhausted = exhaustion::count();
+    let result = rewound_on_failure(arena, input, read);
+    match result {
+        Ok(value) => Ok(Some(value)),
+        Err(error) if exhaustion::count() != exhausted => Err(error),
+        Err(_) => Ok(None),
+    }
+}
+
+/// `read(arena, input)`, undone when it fails: see [`attempt`].
+fn rewound_on_failure<'bump, A, T, E>(
     arena: &'bump A,
     input: ValueDeserializer<'bump, E>,
     read: fn(&'bump A, ValueDeserializer<'bump, E>) -> Result<T, E>,
@@ -108,27 +133,39 @@ mod tests {
         arena.try_alloc_str(&"x".repeat(len)).map_err(E::custom)
     }
 
+    /// Opens `frame` as a call on `arena` with a budget of `max_bytes`, and returns an input to
+    /// attempt reads on.
+    fn open<'bump, A: BumpAllocator + ?Sized>(
+        frame: core::pin::Pin<&CallFrame>,
+        arena: &A,
+        max_bytes: usize,
+    ) -> ValueDeserializer<'bump, E> {
+        frame
+            .open::<E>(Settings {
+                arena: arena.identity(),
+                limits: Some(Limits::default().max_bytes(max_bytes)),
+                str_as_bytes: None,
+            })
+            .unwrap();
+        ValueDeserializer::<E>::new(&Value::Unit, false)
+    }
+
     /// Attempts on `arena` inside a call with a budget of 10 000 bytes: what a failed one used
     /// is given back (to the arena if `rewinds`, and then to the budget), what a successful
     /// one used is kept, also when an attempt nested in it failed.
     fn attempts_on<A: BumpAllocator + ?Sized>(arena: &A, rewinds: bool) {
         let frame = pin!(CallFrame::new(None));
-        let frame = frame.into_ref();
-        frame
-            .open::<E>(Settings {
-                arena: arena.identity(),
-                limits: Some(Limits::default().max_bytes(10_000)),
-                str_as_bytes: None,
-            })
-            .unwrap();
-        let input = ValueDeserializer::<E>::new(&Value::Unit, false);
+        let input = open(frame.into_ref(), arena, 10_000);
         let used = arena.stats().used_bytes;
 
-        let failed: Result<(), E> = attempt(arena, input, |arena, _| {
+        let failed: Result<Option<()>, E> = attempt(arena, input, |arena, _| {
             take(arena, 4000)?;
             Err(E::custom("no match"))
         });
-        assert_eq!(failed.unwrap_err().to_string(), "no match");
+        assert!(
+            matches!(failed, Ok(None)),
+            "a mismatch: the next may be tried"
+        );
         if rewinds {
             assert_eq!(arena.stats().used_bytes, used, "rewound");
             assert_eq!(bytes_left(), 10_000, "given back");
@@ -139,16 +176,46 @@ mod tests {
         let left = bytes_left();
 
         let kept = attempt(arena, input, |arena, input| {
-            let inner: Result<&str, E> = attempt(arena, input, |arena, _| {
+            let inner: Result<Option<&str>, E> = attempt(arena, input, |arena, _| {
                 take(arena, 3000)?;
                 Err(E::custom("inner"))
             });
-            assert!(inner.is_err());
+            assert!(matches!(inner, Ok(None)));
             take(arena, 1000).map(str::len)
         });
-        assert_eq!(kept.unwrap(), 1000);
+        assert_eq!(kept.unwrap(), Some(1000));
         let inner_kept = if rewinds { 0 } else { 3000 };
         assert_eq!(bytes_left(), left - 1000 - inner_kept);
+        check_invariants();
+    }
+
+    /// An attempt that hits the byte limit fails with the limit's error, not as a mismatch,
+    /// and is rewound all the same.
+    fn exhausted_attempt_on<A: BumpAllocator + ?Sized>(arena: &A) {
+        let frame = pin!(CallFrame::new(None));
+        let input = open(frame.into_ref(), arena, 1000);
+        let used = arena.stats().used_bytes;
+        let hit: Result<Option<()>, E> = attempt(arena, input, |arena, _| {
+            take(arena, 600)?;
+            charge(600).map_err(crate::limits::LimitHit::into_de)?;
+            Err(E::custom("not reached"))
+        });
+        assert_eq!(
+            hit.unwrap_err().to_string(),
+            "arena byte limit of 1000 bytes exceeded"
+        );
+        if arena.checkpoint().is_some() {
+            assert_eq!(arena.stats().used_bytes, used, "rewound");
+            assert_eq!(bytes_left(), 1000, "given back");
+        }
+        check_invariants();
+    }
+
+    #[test]
+    fn an_attempt_that_runs_out_fails_with_its_error() {
+        exhausted_attempt_on(&SlabArena::new());
+        #[cfg(feature = "bumpalo")]
+        exhausted_attempt_on(&bumpalo::Bump::new());
         check_invariants();
     }
 

@@ -1,4 +1,4 @@
-//! `Option<T>`, read as serde reads it.
+//! `Option<T>`, read as serde reads it, flattened too.
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -34,6 +34,16 @@ where
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         T::deserialize_in(self.arena, deserializer).map(Some)
+    }
+
+    /// serde's hook for a flattened `Option<T>` (serde's `Option` visitor has the same, and
+    /// only the flattened fields' deserializer calls it): `Some` when `T` reads from the
+    /// entries left, `None` when it fails, its error dropped.
+    fn __private_visit_untagged_option<D>(self, deserializer: D) -> Result<Self::Value, ()>
+    where
+        D: Deserializer<'de>,
+    {
+        Ok(T::deserialize_in(self.arena, deserializer).ok())
     }
 }
 

@@ -16,6 +16,11 @@
 //!   `deserialize_enum`, its content always present (`Unit` for a unit variant);
 //! - the source format's `is_human_readable` is kept, not serde's default `true`.
 //!
+//! Inside the crate, a replay can follow serde's `ContentDeserializer` instead, the buffer
+//! replayed by value, as serde replays the fields of a flattened struct (`by_value`): the two
+//! differ only in what reads as a unit (an empty map too) and as a unit struct (an empty map or
+//! array, or anything `deserialize_any` hands the visitor).
+//!
 //! Strings and byte strings are visited borrowed (`visit_borrowed_str`, `visit_borrowed_bytes`)
 //! for the arena's lifetime `'bump`, so a visitor can keep a `&'bump str` of the document.
 //! Integers are visited at the width `Value` stores (`visit_u64`, `visit_i64`, ...) and the
@@ -87,8 +92,20 @@ use super::Value;
 /// ```
 pub struct ValueDeserializer<'bump, E> {
     value: Value<'bump>,
-    human_readable: bool,
+    rules: Rules,
     error: PhantomData<fn() -> E>,
+}
+
+/// What a replay answers that the value alone does not say, the same for every node of it.
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    /// What `is_human_readable` answers: the source format's.
+    human_readable: bool,
+    /// Whether the replay follows serde's `ContentDeserializer`, the buffer replayed by value
+    /// (as serde replays the fields of a flattened struct and the variant of a flattened enum),
+    /// rather than `ContentRefDeserializer`: a unit then also reads from an empty map, and a unit
+    /// struct from an empty map or array, or else from `deserialize_any`.
+    by_value: bool,
 }
 
 impl<'bump, E> ValueDeserializer<'bump, E> {
@@ -96,16 +113,38 @@ impl<'bump, E> ValueDeserializer<'bump, E> {
     /// `is_human_readable`.
     #[must_use]
     pub const fn new(value: &Value<'bump>, human_readable: bool) -> Self {
+        Self::with_rules(
+            value,
+            Rules {
+                human_readable,
+                by_value: false,
+            },
+        )
+    }
+
+    /// A deserializer that replays `value` with the rules of serde's `ContentDeserializer`
+    /// (see [`Rules::by_value`]), answering `human_readable` to `is_human_readable`.
+    pub(crate) const fn by_value(value: &Value<'bump>, human_readable: bool) -> Self {
+        Self::with_rules(
+            value,
+            Rules {
+                human_readable,
+                by_value: true,
+            },
+        )
+    }
+
+    const fn with_rules(value: &Value<'bump>, rules: Rules) -> Self {
         Self {
             value: *value,
-            human_readable,
+            rules,
             error: PhantomData,
         }
     }
 
-    /// A deserializer for `value`, a node inside this one, with the same `is_human_readable`.
+    /// A deserializer for `value`, a node inside this one, with the same rules.
     const fn nested(&self, value: &Value<'bump>) -> Self {
-        Self::new(value, self.human_readable)
+        Self::with_rules(value, self.rules)
     }
 }
 
@@ -168,7 +207,8 @@ impl<E> fmt::Debug for ValueDeserializer<'_, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ValueDeserializer")
             .field("value", &self.value)
-            .field("human_readable", &self.human_readable)
+            .field("human_readable", &self.rules.human_readable)
+            .field("by_value", &self.rules.by_value)
             .finish()
     }
 }
@@ -238,18 +278,19 @@ impl<'bump, E: Error> ValueDeserializer<'bump, E> {
         }
     }
 
-    /// `visitor.visit_enum` with `variant` and its content, if any.
-    fn visit_enum<V: Visitor<'bump>>(
+    /// `visitor.visit_enum` with `variant` and its content, if any, replayed with this
+    /// deserializer's rules.
+    pub(crate) fn visit_enum<V: Visitor<'bump>>(
         &self,
         variant: Value<'bump>,
-        content: Option<&'bump Value<'bump>>,
+        content: Option<Value<'bump>>,
         visitor: V,
     ) -> Result<V::Value, E> {
         visitor.visit_enum(EnumReplay {
             variant: self.nested(&variant),
             content: VariantReplay {
                 content,
-                human_readable: self.human_readable,
+                rules: self.rules,
                 error: PhantomData,
             },
         })
@@ -275,9 +316,9 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
             Value::None => visitor.visit_none(),
             Value::Some(v) => visitor.visit_some(self.nested(v)),
             Value::Newtype(v) => visitor.visit_newtype_struct(self.nested(v)),
-            Value::Array(items) => visit_seq(items, self.human_readable, visitor),
-            Value::Map(entries) => visit_map(entries, self.human_readable, visitor),
-            Value::Enum((variant, content)) => self.visit_enum(*variant, Some(content), visitor),
+            Value::Array(items) => visit_seq(items, self.rules, visitor),
+            Value::Map(entries) => visit_map(entries, self.rules, visitor),
+            Value::Enum((variant, content)) => self.visit_enum(*variant, Some(*content), visitor),
         }
     }
 
@@ -365,7 +406,7 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         match self.value {
             Value::Str(v) => visitor.visit_borrowed_str(v),
             Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
-            Value::Array(items) => visit_seq(items, self.human_readable, visitor),
+            Value::Array(items) => visit_seq(items, self.rules, visitor),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
@@ -385,20 +426,31 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         }
     }
 
-    /// `Unit` only (not `None`: CBOR's `null`, read as `None`, is not a unit here).
+    /// `Unit` only (not `None`: CBOR's `null`, read as `None`, is not a unit here); by value
+    /// (serde's `ContentDeserializer`), an empty map too.
     fn deserialize_unit<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
         match self.value {
             Value::Unit => visitor.visit_unit(),
+            // serde's buffer by value reads a newtype variant holding a unit from `{}`.
+            Value::Map([]) if self.rules.by_value => visitor.visit_unit(),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
 
+    /// As [`deserialize_unit`](Self::deserialize_unit); by value (serde's `ContentDeserializer`),
+    /// an empty map or array too, and anything else through `deserialize_any`.
     fn deserialize_unit_struct<V: Visitor<'bump>>(
         self,
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, E> {
-        self.deserialize_unit(visitor)
+        if !self.rules.by_value {
+            return self.deserialize_unit(visitor);
+        }
+        match self.value {
+            Value::Map([]) | Value::Array([]) => visitor.visit_unit(),
+            _ => self.deserialize_any(visitor),
+        }
     }
 
     /// `Newtype(v)` is `visit_newtype_struct` of `v`; anything else of the value itself (JSON
@@ -417,7 +469,7 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
     /// An array, every element of which the visitor must read.
     fn deserialize_seq<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
         match self.value {
-            Value::Array(items) => visit_seq(items, self.human_readable, visitor),
+            Value::Array(items) => visit_seq(items, self.rules, visitor),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
@@ -438,7 +490,7 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
     /// A map, every entry of which the visitor must read.
     fn deserialize_map<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
         match self.value {
-            Value::Map(entries) => visit_map(entries, self.human_readable, visitor),
+            Value::Map(entries) => visit_map(entries, self.rules, visitor),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
@@ -451,8 +503,8 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         visitor: V,
     ) -> Result<V::Value, E> {
         match self.value {
-            Value::Array(items) => visit_seq(items, self.human_readable, visitor),
-            Value::Map(entries) => visit_map(entries, self.human_readable, visitor),
+            Value::Array(items) => visit_seq(items, self.rules, visitor),
+            Value::Map(entries) => visit_map(entries, self.rules, visitor),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
@@ -467,10 +519,10 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         visitor: V,
     ) -> Result<V::Value, E> {
         match self.value {
-            Value::Map([(variant, content)]) => self.visit_enum(*variant, Some(content), visitor),
+            Value::Map([(variant, content)]) => self.visit_enum(*variant, Some(*content), visitor),
             Value::Map(_) => Err(E::invalid_value(Unexpected::Map, &"map with a single key")),
             Value::Str(_) => self.visit_enum(self.value, None, visitor),
-            Value::Enum((variant, content)) => self.visit_enum(*variant, Some(content), visitor),
+            Value::Enum((variant, content)) => self.visit_enum(*variant, Some(*content), visitor),
             _ => Err(invalid_type(&self.value, &"string or map")),
         }
     }
@@ -492,20 +544,20 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
     }
 
     fn is_human_readable(&self) -> bool {
-        self.human_readable
+        self.rules.human_readable
     }
 }
 
 /// `items` to `visitor.visit_seq`, then every item read (serde's `visit_content_seq_ref`).
 fn visit_seq<'bump, V: Visitor<'bump>, E: Error>(
     items: &'bump [Value<'bump>],
-    human_readable: bool,
+    rules: Rules,
     visitor: V,
 ) -> Result<V::Value, E> {
     let mut seq = SeqReplay {
         iter: items.iter(),
         count: 0,
-        human_readable,
+        rules,
         error: PhantomData,
     };
     let value = visitor.visit_seq(&mut seq)?;
@@ -516,14 +568,14 @@ fn visit_seq<'bump, V: Visitor<'bump>, E: Error>(
 /// `entries` to `visitor.visit_map`, then every entry read (serde's `visit_content_map_ref`).
 fn visit_map<'bump, V: Visitor<'bump>, E: Error>(
     entries: &'bump [(Value<'bump>, Value<'bump>)],
-    human_readable: bool,
+    rules: Rules,
     visitor: V,
 ) -> Result<V::Value, E> {
     let mut map = MapReplay {
         iter: entries.iter(),
         value: None,
         count: 0,
-        human_readable,
+        rules,
         error: PhantomData,
     };
     let value = visitor.visit_map(&mut map)?;
@@ -536,7 +588,7 @@ struct SeqReplay<'bump, E> {
     iter: slice::Iter<'bump, Value<'bump>>,
     /// How many elements the visitor has read.
     count: usize,
-    human_readable: bool,
+    rules: Rules,
     error: PhantomData<fn() -> E>,
 }
 
@@ -564,7 +616,7 @@ impl<'bump, E: Error> SeqAccess<'bump> for SeqReplay<'bump, E> {
         match self.iter.next() {
             Some(value) => {
                 self.count += 1;
-                seed.deserialize(ValueDeserializer::new(value, self.human_readable))
+                seed.deserialize(ValueDeserializer::with_rules(value, self.rules))
                     .map(Some)
             }
             None => Ok(None),
@@ -583,7 +635,7 @@ struct MapReplay<'bump, E> {
     value: Option<&'bump Value<'bump>>,
     /// How many entries the visitor has read (their keys, at least).
     count: usize,
-    human_readable: bool,
+    rules: Rules,
     error: PhantomData<fn() -> E>,
 }
 
@@ -607,7 +659,7 @@ impl<'bump, E: Error> MapReplay<'bump, E> {
     }
 
     const fn replay(&self, value: &Value<'bump>) -> ValueDeserializer<'bump, E> {
-        ValueDeserializer::new(value, self.human_readable)
+        ValueDeserializer::with_rules(value, self.rules)
     }
 }
 
@@ -687,16 +739,16 @@ impl<'bump, E: Error> EnumAccess<'bump> for EnumReplay<'bump, E> {
 }
 
 /// A variant's content, `None` for a variant written as a bare string (serde's
-/// `VariantRefDeserializer`).
+/// `VariantRefDeserializer`, and `VariantDeserializer` by value).
 struct VariantReplay<'bump, E> {
-    content: Option<&'bump Value<'bump>>,
-    human_readable: bool,
+    content: Option<Value<'bump>>,
+    rules: Rules,
     error: PhantomData<fn() -> E>,
 }
 
 impl<'bump, E: Error> VariantReplay<'bump, E> {
     const fn replay(&self, value: &Value<'bump>) -> ValueDeserializer<'bump, E> {
-        ValueDeserializer::new(value, self.human_readable)
+        ValueDeserializer::with_rules(value, self.rules)
     }
 }
 
@@ -706,22 +758,22 @@ impl<'bump, E: Error> VariantAccess<'bump> for VariantReplay<'bump, E> {
     /// No content, or content that reads as `()` (`Unit`).
     fn unit_variant(self) -> Result<(), E> {
         match self.content {
-            Some(value) => <()>::deserialize(self.replay(value)),
+            Some(value) => <()>::deserialize(self.replay(&value)),
             None => Ok(()),
         }
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'bump>>(self, seed: T) -> Result<T::Value, E> {
         match self.content {
-            Some(value) => seed.deserialize(self.replay(value)),
+            Some(value) => seed.deserialize(self.replay(&value)),
             None => Err(E::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
         }
     }
 
     fn tuple_variant<V: Visitor<'bump>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
         match self.content {
-            Some(Value::Array(items)) => visit_seq(items, self.human_readable, visitor),
-            Some(other) => Err(invalid_type(other, &"tuple variant")),
+            Some(Value::Array(items)) => visit_seq(items, self.rules, visitor),
+            Some(other) => Err(invalid_type(&other, &"tuple variant")),
             None => Err(E::invalid_type(Unexpected::UnitVariant, &"tuple variant")),
         }
     }
@@ -732,9 +784,9 @@ impl<'bump, E: Error> VariantAccess<'bump> for VariantReplay<'bump, E> {
         visitor: V,
     ) -> Result<V::Value, E> {
         match self.content {
-            Some(Value::Map(entries)) => visit_map(entries, self.human_readable, visitor),
-            Some(Value::Array(items)) => visit_seq(items, self.human_readable, visitor),
-            Some(other) => Err(invalid_type(other, &"struct variant")),
+            Some(Value::Map(entries)) => visit_map(entries, self.rules, visitor),
+            Some(Value::Array(items)) => visit_seq(items, self.rules, visitor),
+            Some(other) => Err(invalid_type(&other, &"struct variant")),
             None => Err(E::invalid_type(Unexpected::UnitVariant, &"struct variant")),
         }
     }

@@ -1,16 +1,19 @@
-//! Structs with named fields and struct variants: `visit_map` and `visit_seq`.
+//! Structs with named fields and struct variants: `visit_map` and `visit_seq`, or `visit_map`
+//! only with a flattened field (see `flatten`).
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::flatten::{self, has_flatten, is_flattened};
 use super::identifier::{self, Unknown};
-use super::{Form, field_i, field_seed, let_default, missing_in_map, visit_seq, visitor};
+use super::{Form, field_i, field_seed, let_default, missing_in_map, visit_seq, visitor_carrying};
 use crate::ast::{Field, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
 
 /// The statements reading a struct (`deserialize_struct`) or a struct variant
-/// (`VariantAccess::struct_variant` on `__variant`) with `fields`.
+/// (`VariantAccess::struct_variant` on `__variant`) with `fields`; with a flattened field,
+/// as a map (see [`flatten::dispatch`]).
 pub fn deserialize(
     params: &Params,
     cattrs: &attr::Container,
@@ -19,27 +22,34 @@ pub fn deserialize(
 ) -> TokenStream {
     let path = form.path();
     let expecting = form.expecting("struct", cattrs);
+    let flatten = has_flatten(fields);
 
+    // The flattened fields have no key of their own.
     let idents: Vec<identifier::Ident> = deserialized_fields(fields)
+        .filter(|(_, field)| !is_flattened(field))
         .map(|(i, field)| identifier::Ident {
             ident: field_i(i),
             aliases: &field.attrs.aliases,
         })
         .collect();
-    let unknown = if cattrs.deny_unknown_fields {
+    let unknown = if flatten {
+        Unknown::Collect
+    } else if cattrs.deny_unknown_fields {
         Unknown::Error
     } else {
         Unknown::Ignore
     };
     let field_visitor = identifier::generate(&params.krate, &idents, false, &unknown);
-    let fields_const = identifier::names_const(&idents, false);
+    let fields_const = (!flatten).then(|| identifier::names_const(&idents, false));
 
-    // An untagged struct variant reads only a map, as serde_derive's does.
-    let visit_seq = (!matches!(form, Form::Untagged(..)))
+    // An untagged struct variant reads only a map, as serde_derive's does, and so does a
+    // struct with a flattened field.
+    let visit_seq = (!matches!(form, Form::Untagged(..)) && !flatten)
         .then(|| visit_seq(params, cattrs, fields, &path, true, &expecting));
-    let visit_map = visit_map_body(params, cattrs, fields, &path);
+    let visit_map = visit_map_body(params, cattrs, fields, &path, flatten);
+    let human_readable = flatten.then(|| quote!(let __human_readable = self.__human_readable;));
 
-    let (visitor, visitor_value) = visitor(
+    let (visitor, visitor_value) = visitor_carrying(
         params,
         &expecting,
         &quote! {
@@ -51,11 +61,14 @@ pub fn deserialize(
                 __A: __serde::de::MapAccess<'__de>,
             {
                 let __arena = self.__arena;
+                #human_readable
                 #visit_map
             }
         },
+        flatten,
     );
     let dispatch = match form {
+        _ if flatten => flatten::dispatch(params, form, &visitor_value),
         Form::Struct(_) => {
             let name = &cattrs.name;
             quote! {
@@ -81,21 +94,30 @@ pub fn deserialize(
     }
 }
 
-/// The body of `visit_map`: one `Option` per field, filled key by key, then the missing ones.
+/// The body of `visit_map`: one `Option` per field, filled key by key, then the missing ones;
+/// with a flattened field (`flatten`), the other entries buffered, then the flattened fields
+/// read from them.
 fn visit_map_body(
     params: &Params,
     cattrs: &attr::Container,
     fields: &[Field],
     path: &TokenStream,
+    flatten: bool,
 ) -> TokenStream {
     let deserialized: Vec<(usize, &Field)> = deserialized_fields(fields).collect();
+    // The fields read from their own keys.
+    let own: Vec<(usize, &Field)> = deserialized
+        .iter()
+        .copied()
+        .filter(|(_, field)| !is_flattened(field))
+        .collect();
 
-    let let_values = deserialized.iter().map(|&(i, field)| {
+    let let_values = own.iter().map(|&(i, field)| {
         let var = field_i(i);
         let ty = field.ty;
         quote!(let mut #var: ::core::option::Option<#ty> = ::core::option::Option::None;)
     });
-    let arms = deserialized.iter().map(|&(i, field)| {
+    let arms = own.iter().map(|&(i, field)| {
         let var = field_i(i);
         let name = &field.attrs.name;
         let seed = field_seed(params, field);
@@ -112,13 +134,22 @@ fn visit_map_body(
             }
         }
     });
-    let ignored_arm = (!cattrs.deny_unknown_fields).then(|| {
-        quote! {
-            _ => {
-                let _ = __serde::de::MapAccess::next_value::<__serde::de::IgnoredAny>(&mut __map)?;
+    let ignored_arm = if flatten {
+        Some(flatten::collect_arm())
+    } else {
+        (!cattrs.deny_unknown_fields).then(|| {
+            quote! {
+                _ => {
+                    let _ = __serde::de::MapAccess::next_value::<__serde::de::IgnoredAny>(&mut __map)?;
+                }
             }
-        }
-    });
+        })
+    };
+    let next_key = if flatten {
+        flatten::next_key()
+    } else {
+        quote!(__serde::de::MapAccess::next_key::<__Field>(&mut __map)?)
+    };
     let match_keys = if cattrs.deny_unknown_fields && deserialized.is_empty() {
         quote! {
             ::core::option::Option::map(
@@ -129,9 +160,7 @@ fn visit_map_body(
     } else {
         let arms: Vec<TokenStream> = arms.collect();
         quote! {
-            while let ::core::option::Option::Some(__key) =
-                __serde::de::MapAccess::next_key::<__Field>(&mut __map)?
-            {
+            while let ::core::option::Option::Some(__key) = #next_key {
                 match __key {
                     #(#arms)*
                     #ignored_arm
@@ -139,7 +168,7 @@ fn visit_map_body(
             }
         }
     };
-    let extract = deserialized.iter().map(|&(i, field)| {
+    let extract = own.iter().map(|&(i, field)| {
         let var = field_i(i);
         let missing =
             super::default_value(field, cattrs).unwrap_or_else(|| missing_in_map(params, field));
@@ -165,11 +194,21 @@ fn visit_map_body(
     let let_values: Vec<TokenStream> = let_values.collect();
     let extract: Vec<TokenStream> = extract.collect();
     let members: Vec<TokenStream> = members.collect();
+    let (let_collect, extract_flattened) = if flatten {
+        (
+            Some(flatten::let_collect(params)),
+            Some(flatten::extract(params, cattrs, fields)),
+        )
+    } else {
+        (None, None)
+    };
     quote! {
         #(#let_values)*
+        #let_collect
         #match_keys
         #let_default
         #(#extract)*
+        #extract_flattened
         ::core::result::Result::Ok(#path { #(#members),* })
     }
 }
