@@ -7,8 +7,8 @@
 //! (`#[serde(tag = "kind", content = "data")]`). serde_derive buffers every internally tagged
 //! map whatever its order (`TaggedContentVisitor` collects the entries while it looks for the
 //! tag), where `#[derive(ArenaDeserialize)]` reads the rest of the map straight from the input
-//! once it has seen the tag, and buffers (in an `arena_core::Value`) only the entries before
-//! it. So:
+//! into the variant when the tag is the map's first key, and otherwise buffers the map (in an
+//! `arena_core::Value`, in the arena) and replays it. So:
 //!
 //! - [`Events`] (`events`): the documents as serde writes them, each event's `type` first;
 //! - [`EventsTagLast`] (`events-tag-last`): the same events with each event's `type` entry
