@@ -6,7 +6,7 @@ use core::str::Utf8Error;
 
 use serde::Deserializer;
 
-use crate::impls::bytes::BytesVisitor;
+use crate::impls::bytes::deserialize_bytes_mut;
 use crate::{ArenaDeserialize, BumpAllocator};
 
 /// A string whose bytes are conventionally, but not certainly, UTF-8.
@@ -124,11 +124,6 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for BStr<'bump
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_bytes(BytesVisitor {
-                arena,
-                accept_str: true,
-            })
-            .map(|bytes| Self(bytes))
+        deserialize_bytes_mut(arena, deserializer, true).map(|bytes| Self(bytes))
     }
 }

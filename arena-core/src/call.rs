@@ -14,7 +14,8 @@
 //!    thread-local load). Otherwise it opens a [`CallFrame`](frame::CallFrame): the frame saves
 //!    the state of the call it is nested in, puts its own limits in force (never looser than
 //!    that call's, see [`Limits::intersect`]), gives the call its byte budget, sets the string
-//!    mode ([`ArenaSeed::str_as_bytes`]) and, when it is the first call on the thread, the
+//!    mode ([`ArenaSeed::str_as_bytes`], and whether the input outlives the call: see
+//!    [`strings`]) and, when it is the first call on the thread, the
 //!    trust announced lengths start with ([`trust`]). The call itself enters one level of
 //!    depth. If no call on the same arena is open further out, the call owns its arena: it
 //!    takes a checkpoint to rewind to on failure.
@@ -64,9 +65,11 @@ use serde::de::Error;
 
 use crate::allocator::{AllocError, BumpAllocator, BumpAllocatorExt};
 use crate::limits::{DEFAULT_ZERO_SIZED_LEN, LimitHit, Limits};
+use strings::Strings;
 
 pub(crate) mod attempt;
 pub(crate) mod frame;
+pub(crate) mod strings;
 pub(crate) mod trust;
 
 /// What one call has in force, saved by a nested frame and put back when it closes.
@@ -84,8 +87,8 @@ struct Scope {
     max_depth: usize,
     /// Arena bytes the call may still allocate (`usize::MAX` when unlimited).
     bytes_left: usize,
-    /// Whether strings are read as bytes.
-    str_as_bytes: bool,
+    /// How strings are asked of the format.
+    strings: Strings,
 }
 
 impl Scope {
@@ -95,7 +98,7 @@ impl Scope {
         limits: Limits::DEFAULT,
         max_depth: Limits::DEFAULT.depth_limit(),
         bytes_left: usize::MAX,
-        str_as_bytes: false,
+        strings: Strings::IDLE,
     };
 }
 
@@ -114,8 +117,8 @@ pub(crate) struct CallState {
     max_depth: Cell<usize>,
     /// See [`Scope::bytes_left`].
     bytes_left: Cell<usize>,
-    /// See [`Scope::str_as_bytes`].
-    str_as_bytes: Cell<bool>,
+    /// See [`Scope::strings`].
+    strings: Cell<Strings>,
     /// Element limit (`usize::MAX` when none), from `limits`.
     max_len: Cell<usize>,
     /// Element limit for zero-sized elements, from `limits`.
@@ -142,7 +145,7 @@ impl CallState {
             limits: self.limits.get(),
             max_depth: self.max_depth.get(),
             bytes_left: self.bytes_left.get(),
-            str_as_bytes: self.str_as_bytes.get(),
+            strings: self.strings.get(),
         }
     }
 
@@ -152,7 +155,7 @@ impl CallState {
         self.limits.set(scope.limits);
         self.max_depth.set(scope.max_depth);
         self.bytes_left.set(scope.bytes_left);
-        self.str_as_bytes.set(scope.str_as_bytes);
+        self.strings.set(scope.strings);
         let (len, zero_sized_len, str_len) = unpack(scope.limits);
         self.max_len.set(len);
         self.max_zero_sized_len.set(zero_sized_len);
@@ -204,7 +207,7 @@ std::thread_local! {
             limits: Cell::new(Limits::DEFAULT),
             max_depth: Cell::new(Limits::DEFAULT.depth_limit()),
             bytes_left: Cell::new(usize::MAX),
-            str_as_bytes: Cell::new(false),
+            strings: Cell::new(Strings::IDLE),
             max_len: Cell::new(usize::MAX),
             max_zero_sized_len: Cell::new(DEFAULT_ZERO_SIZED_LEN),
             max_str_len: Cell::new(usize::MAX),
@@ -347,12 +350,10 @@ pub(crate) fn check_str_len(len: usize) -> Result<(), LimitHit> {
     })
 }
 
-/// Whether the call reads strings as bytes ([`ArenaSeed::str_as_bytes`]).
-///
-/// [`ArenaSeed::str_as_bytes`]: crate::ArenaSeed::str_as_bytes
+/// How the call asks the format for strings and byte strings ([`Strings`]).
 #[inline(always)]
-pub(crate) fn str_as_bytes() -> bool {
-    with(|cx| cx.str_as_bytes.get())
+pub(crate) fn strings() -> Strings {
+    with(|cx| cx.strings.get())
 }
 
 /// Bytes of one open direct block, counted in the call state's open direct bytes until
@@ -385,7 +386,7 @@ impl Drop for PendingGuard {
 
 /// Checks what always holds of this thread's call state, and, when nothing is being read on
 /// it, that it is idle: no frame, default limits, no budget, no open direct bytes, strings read
-/// as strings. Panics with a message naming what is broken.
+/// as strings from input that outlives the read. Panics with a message naming what is broken.
 ///
 /// Not public API: the tests call it after each step.
 pub fn check_invariants() {
@@ -427,14 +428,9 @@ pub fn check_invariants() {
                     scope.limits,
                     scope.max_depth,
                     scope.bytes_left,
-                    scope.str_as_bytes
+                    scope.strings
                 ),
-                (
-                    idle.limits,
-                    idle.max_depth,
-                    idle.bytes_left,
-                    idle.str_as_bytes
-                ),
+                (idle.limits, idle.max_depth, idle.bytes_left, idle.strings),
                 "the state of a closed call is still in force"
             );
         }
@@ -460,6 +456,7 @@ pub(crate) mod tests {
             arena: ptr::without_provenance(arena),
             limits,
             str_as_bytes: None,
+            input: None,
         }
     }
 

@@ -10,6 +10,8 @@ mod array;
 mod bump_scope;
 #[cfg(feature = "bumpalo")]
 mod bumpalo;
+#[cfg(feature = "bincode")]
+pub(crate) mod byte_seq;
 pub(crate) mod bytes;
 #[cfg(feature = "hashbrown")]
 mod hashbrown;

@@ -1,5 +1,5 @@
-//! One-call JSON entry points (feature `json`): a document in a `&str` or `&[u8]` read into an
-//! arena with [serde_json].
+//! One-call JSON entry points (feature `json`): a document in a `&str` or `&[u8]`, or read from
+//! a [`std::io::Read`], read into an arena with [serde_json].
 //!
 //! [`from_str`] and [`from_slice`] read one `T` with [`ArenaSeed::new`] and no settings of its
 //! own: JSON strings are text, so [`ArenaSeed::str_as_bytes`] does not apply. After the value,
@@ -7,7 +7,17 @@
 //! and `serde_json::from_slice` report it (both call [`Deserializer::end`]). Errors are
 //! [`serde_json::Error`].
 //!
-//! [`from_str_seed`] and [`from_slice_seed`] do the same with a seed the caller configured:
+//! [`from_reader`] reads the same document from a reader. Every string is copied into the arena
+//! anyway, so the input is not needed after the call: a large file needs the arena and a small
+//! read buffer, not the file and the value. serde_json does not buffer a reader (it calls
+//! `read` once per byte), so `from_reader` wraps it in a [`BufReader`]: that costs nothing
+//! the caller could miss, since, like `serde_json::from_reader`, it reads to the end of the
+//! input (only whitespace may follow the value), and a reader that is already buffered is
+//! read in blocks past the second buffer. An I/O error is a [`serde_json::Error`] of category
+//! `Io`.
+//!
+//! [`from_str_seed`], [`from_slice_seed`] and [`from_reader_seed`] do the same with a seed the
+//! caller configured:
 //! [`ArenaSeed::with_limits`] for untrusted input, [`ArenaSeed::with_trust`] for a stream of
 //! documents.
 //!
@@ -22,8 +32,15 @@
 //! // Trailing whitespace is accepted, anything else is not.
 //! assert!(arena_core::json::from_str::<&str, _>(&bump, "\"a\"  \n").is_ok());
 //! assert!(arena_core::json::from_str::<&str, _>(&bump, "\"a\" \"b\"").is_err());
+//!
+//! // From a reader, the same.
+//! let text = br#"[["Paris", 2148000], ["Lyon", 522000]]"#;
+//! let read: &[(&str, u32)] = arena_core::json::from_reader(&bump, &text[..])?;
+//! assert_eq!(read, cities);
 //! # Ok::<(), serde_json::Error>(())
 //! ```
+
+use std::io::{self, BufReader};
 
 use ::serde_json::de::Read;
 use ::serde_json::{Deserializer, Error};
@@ -31,6 +48,7 @@ use serde::de::DeserializeSeed;
 
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
+use crate::call::strings::Input;
 use crate::seed::ArenaSeed;
 
 /// Deserializes a `T` into `arena` from the JSON text `input`.
@@ -134,6 +152,63 @@ where
     A: BumpAllocator + ?Sized,
 {
     read_to_end(seed, Deserializer::from_slice(input))
+}
+
+/// Deserializes a `T` into `arena` from the JSON text `reader` holds, to its end.
+///
+/// The reader is wrapped in a [`BufReader`] (serde_json calls `read` once per byte).
+///
+/// # Errors
+///
+/// A [`serde_json::Error`] when the input is not JSON (invalid UTF-8 included), does not hold
+/// a `T`, holds more than whitespace after it, or breaks the default
+/// [`Limits`](crate::Limits); one of category `Io` when `reader` fails.
+///
+/// # Examples
+///
+/// ```
+/// let bump = bumpalo::Bump::new();
+/// let input = std::io::Cursor::new(r#"{"name": "Ada", "year": 1815}"#);
+/// let map: &[(&str, arena_core::Value<'_>)] = arena_core::json::from_reader(&bump, input)?;
+/// assert_eq!(map[0].0, "name");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn from_reader<'bump, T, A, R>(arena: &'bump A, reader: R) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: io::Read,
+{
+    from_reader_seed(ArenaSeed::new(arena), reader)
+}
+
+/// Deserializes a `T` with `seed` from the JSON text `reader` holds, as [`from_reader`] does
+/// with the seed's limits and trust.
+///
+/// # Errors
+///
+/// As [`from_reader`], and when the value breaks the seed's limits.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, Limits};
+///
+/// let bump = bumpalo::Bump::new();
+/// let seed = ArenaSeed::<&str, _>::new(&bump).with_limits(Limits::default().max_str_len(3));
+/// let err = arena_core::json::from_reader_seed(seed, &br#""long""#[..]).unwrap_err();
+/// assert!(err.to_string().contains("string length limit of 3 bytes"), "{err}");
+/// ```
+pub fn from_reader_seed<'bump, T, A, R>(seed: ArenaSeed<'bump, T, A>, reader: R) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: io::Read,
+{
+    read_to_end(
+        seed.reading_from(Input::Transient),
+        Deserializer::from_reader(BufReader::new(reader)),
+    )
 }
 
 /// Reads one value, then checks that only whitespace follows, as serde_json's helpers do.

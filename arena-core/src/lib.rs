@@ -97,6 +97,18 @@ pub use value::{Value, ValueDeserializer, ValueIndex};
 #[cfg(feature = "derive")]
 pub use arena_derive::ArenaDeserialize;
 
+#[doc = include_str!("../docs/types.md")]
+pub mod _types {}
+
+#[doc = include_str!("../docs/derive.md")]
+pub mod _derive {}
+
+#[doc = include_str!("../docs/untrusted.md")]
+pub mod _untrusted {}
+
+#[doc = include_str!("../docs/slab_arena.md")]
+pub mod _slab_arena {}
+
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]

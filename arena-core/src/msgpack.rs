@@ -1,5 +1,5 @@
-//! One-call MessagePack entry point (feature `msgpack`): a message in a `&[u8]` read into an
-//! arena with [rmp-serde](::rmp_serde).
+//! One-call MessagePack entry points (feature `msgpack`): a message in a `&[u8]`, or read from
+//! a [`std::io::Read`], read into an arena with [rmp-serde](::rmp_serde).
 //!
 //! [`from_slice`] reads one `T` with [`ArenaSeed::new`] and no settings of its own:
 //! rmp-serde checks a string's UTF-8 before the arena sees it, so
@@ -9,7 +9,16 @@
 //! after it: trailing input is not an error. Errors are
 //! [`rmp_serde::decode::Error`].
 //!
-//! [`from_slice_seed`] does the same with a seed the caller configured
+//! [`from_reader`] reads the same message from a reader, as `rmp_serde::from_read` does: it
+//! reads exactly the message and leaves the reader right after it, with one `read_exact` per
+//! marker, length and value, so a reader with a cost per call (a `File`, a socket) wants a
+//! [`BufReader`](std::io::BufReader) around it. Every string is copied into the arena anyway,
+//! so the input is not needed after the call: a large file needs the arena and a small read
+//! buffer (rmp-serde's, holding one string at a time and growing only with the bytes that
+//! arrive), not the file and the value. An I/O error is `InvalidMarkerRead` or
+//! `InvalidDataRead`, as rmp-serde reports it.
+//!
+//! [`from_slice_seed`] and [`from_reader_seed`] do the same with a seed the caller configured
 //! ([`ArenaSeed::with_limits`] for untrusted input, [`ArenaSeed::with_trust`] for a stream of
 //! messages).
 //!
@@ -26,8 +35,16 @@
 //! longer.push(0xC1);
 //! let again: (&str, &[u16]) = arena_core::msgpack::from_slice(&bump, &longer)?;
 //! assert_eq!(again, (name, numbers));
+//!
+//! // From a reader, the same message; the reader stops right after it.
+//! let mut reader = std::io::BufReader::new(&longer[..]);
+//! let read: (&str, &[u16]) = arena_core::msgpack::from_reader(&bump, &mut reader)?;
+//! assert_eq!(read, (name, numbers));
+//! assert_eq!(std::io::Read::bytes(reader).count(), 1);
 //! # Ok::<(), rmp_serde::decode::Error>(())
 //! ```
+
+use std::io::Read;
 
 use ::rmp_serde::Deserializer;
 use ::rmp_serde::decode::Error;
@@ -35,6 +52,7 @@ use serde::de::DeserializeSeed;
 
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
+use crate::call::strings::Input;
 use crate::seed::ArenaSeed;
 
 /// Deserializes a `T` into `arena` from the MessagePack value at the front of `input`.
@@ -85,4 +103,58 @@ where
     A: BumpAllocator + ?Sized,
 {
     seed.deserialize(&mut Deserializer::from_read_ref(input))
+}
+
+/// Deserializes a `T` into `arena` from the MessagePack value `reader` holds next, reading
+/// exactly that value.
+///
+/// # Errors
+///
+/// A [`rmp_serde::decode::Error`] when `reader` fails or ends before a `T` does, the value is
+/// not a `T`, or it breaks the default [`Limits`](crate::Limits).
+///
+/// # Examples
+///
+/// ```
+/// let bump = bumpalo::Bump::new();
+/// let bytes = rmp_serde::to_vec_named(&("Ada", 1815)).unwrap();
+/// let read: (&str, u32) = arena_core::msgpack::from_reader(&bump, std::io::Cursor::new(bytes))?;
+/// assert_eq!(read, ("Ada", 1815));
+/// # Ok::<(), rmp_serde::decode::Error>(())
+/// ```
+pub fn from_reader<'bump, T, A, R>(arena: &'bump A, reader: R) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: Read,
+{
+    from_reader_seed(ArenaSeed::new(arena), reader)
+}
+
+/// Deserializes a `T` with `seed` from the MessagePack value `reader` holds next, as
+/// [`from_reader`] does with the seed's settings.
+///
+/// # Errors
+///
+/// As [`from_reader`], and when the value breaks the seed's limits.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaSeed, Limits};
+///
+/// let bump = bumpalo::Bump::new();
+/// let bytes = rmp_serde::to_vec(&["a", "b", "c"]).unwrap();
+/// let seed = ArenaSeed::<&[&str], _>::new(&bump).with_limits(Limits::default().max_len(2));
+/// let err = arena_core::msgpack::from_reader_seed(seed, &bytes[..]).unwrap_err();
+/// assert!(err.to_string().contains("sequence length limit of 2 elements"));
+/// ```
+pub fn from_reader_seed<'bump, T, A, R>(seed: ArenaSeed<'bump, T, A>, reader: R) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: Read,
+{
+    seed.reading_from(Input::Transient)
+        .deserialize(&mut Deserializer::new(reader))
 }

@@ -9,6 +9,7 @@ use serde::de::{DeserializeSeed, Deserializer};
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
 use crate::call::frame::{CallFrame, Settings};
+use crate::call::strings::Input;
 use crate::call::{self, trust::LengthTrust};
 use crate::limits::Limits;
 
@@ -31,7 +32,9 @@ use crate::limits::Limits;
 /// with `formats`) wrap this in one call with the fastest settings for the format:
 /// `json::{from_str, from_slice}`, `postcard::from_bytes`,
 /// `bincode::{from_slice, from_slice_with_config}`, `msgpack::from_slice` and
-/// `cbor::from_slice`. Their `*_seed` forms take a seed configured here, for limits and trust.
+/// `cbor::from_slice`; each module's `from_reader` reads one from an `std::io::Read` instead,
+/// with a small read buffer rather than the whole input. Their `*_seed` forms take a seed
+/// configured here, for limits and trust.
 ///
 /// A seed used inside a call (in a hand-written impl) is part of that call: its limits can only
 /// tighten the call's, and its bytes count against the call's budget. A seed for another arena
@@ -58,6 +61,9 @@ pub struct ArenaSeed<'bump, T, A: ?Sized> {
     /// Whether this call reads strings as bytes; `None` keeps the setting in force (off, or an
     /// enclosing call's).
     str_as_bytes: Option<bool>,
+    /// What this call reads from ([`Input`]); `None` keeps what is in force (input that
+    /// outlives the call, or an enclosing call's). Set only by the `from_reader` entry points.
+    input: Option<Input>,
     /// The trust this call starts with and hands on, if it is the first on its thread.
     trust: Option<&'bump LengthTrust>,
     marker: PhantomData<fn() -> T>,
@@ -72,6 +78,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
             arena,
             limits: None,
             str_as_bytes: None,
+            input: None,
             trust: None,
             marker: PhantomData,
         }
@@ -195,6 +202,22 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
         }
         self
     }
+
+    /// This seed reading from `input`: the `from_reader` entry points read with
+    /// [`Input::Transient`] (or [`Input::ByteSeq`] for bincode), so that each string is copied
+    /// once, from the format's buffer into the arena.
+    #[cfg(any(
+        feature = "json",
+        feature = "postcard",
+        feature = "bincode",
+        feature = "msgpack",
+        feature = "cbor"
+    ))]
+    #[must_use]
+    pub(crate) const fn reading_from(mut self, input: Input) -> Self {
+        self.input = Some(input);
+        self
+    }
 }
 
 impl<T, A: ?Sized> Clone for ArenaSeed<'_, T, A> {
@@ -211,6 +234,7 @@ impl<T, A: ?Sized> fmt::Debug for ArenaSeed<'_, T, A> {
             .field("type", &core::any::type_name::<T>())
             .field("limits", &self.limits)
             .field("str_as_bytes", &self.str_as_bytes)
+            .field("input", &self.input)
             .field("trust", &self.trust)
             .finish_non_exhaustive()
     }
@@ -228,6 +252,7 @@ where
         // Inside a call on the same arena (a field, an element): one thread-local load.
         if self.limits.is_none()
             && self.str_as_bytes.is_none()
+            && self.input.is_none()
             && self.trust.is_none()
             && call::is_open_on(self.arena.identity())
         {
@@ -251,6 +276,7 @@ where
             arena: self.arena.identity(),
             limits: self.limits,
             str_as_bytes: self.str_as_bytes,
+            input: self.input,
         })?;
         if !owns_arena {
             let result = T::deserialize_in(self.arena, deserializer);

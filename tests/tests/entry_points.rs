@@ -2,10 +2,18 @@
 //! `formats`): on every arena they read what `ArenaSeed` driven by the format's deserializer
 //! reads, treat trailing input as the format's own helper does, return the format's own error
 //! type, and their seed forms keep the seed's limits and an explicit `str_as_bytes`.
+//!
+//! Their `from_reader` forms read what the slice forms read (with the same arena bytes: each
+//! string copied once), also from a reader handing over one byte per call; leave trailing
+//! input as the format's own reader helper does; apply the seed's limits with the slice forms'
+//! errors; and turn a reader that fails, an input that ends early and a length claimed far
+//! beyond the input into the format's error, with nothing of the claim allocated.
 
 use std::collections::BTreeMap;
+use std::io::{self, BufReader, Read};
 
-use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator, Limits};
+use arena_core::__private::check_call_invariants;
+use arena_core::{ArenaDeserialize, ArenaSeed, BStr, BumpAllocator, Limits};
 use arena_tests::{Format, with_each_arena};
 use serde::Serialize;
 
@@ -343,6 +351,669 @@ fn errors_are_the_formats_own() {
                 }
                 other => unreachable!("{other} is not a wire format"),
             }
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// from_reader
+
+/// A document with every kind of string the arena reads: escapes (in JSON), a string longer
+/// than the postcard reader's one-piece read (64 KiB), nested slices, a map of options, bytes
+/// written as bytes and as a sequence, `BStr`s, and values postcard reads through its
+/// temporary buffer (a float, a char).
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct Rich<'bump> {
+    escaped: &'bump str,
+    long: &'bump str,
+    nested: &'bump [&'bump [&'bump str]],
+    map: &'bump [(&'bump str, Option<&'bump [u32]>)],
+    blob: &'bump [u8],
+    byte_seq: &'bump [u8],
+    text: BStr<'bump>,
+    maybe_blob: Option<BStr<'bump>>,
+    none: Option<&'bump str>,
+    float: f64,
+    letter: char,
+}
+
+/// Bytes written with `serialize_bytes`, or, with `as_seq`, as a sequence of `u8` (as serde
+/// writes a `Vec<u8>`).
+struct ByteBuf {
+    bytes: Vec<u8>,
+    as_seq: bool,
+}
+
+impl ByteBuf {
+    fn bytes(bytes: &[u8]) -> Self {
+        Self {
+            bytes: bytes.to_vec(),
+            as_seq: false,
+        }
+    }
+}
+
+impl Serialize for ByteBuf {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.as_seq {
+            self.bytes.serialize(serializer)
+        } else {
+            serializer.serialize_bytes(&self.bytes)
+        }
+    }
+}
+
+/// A string, or its bytes (for a `BStr` in CBOR, whose text strings cbor4ii does not read as
+/// bytes, from a slice or from a reader).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Text {
+    Str(String),
+    Bytes(ByteBuf),
+}
+
+/// The owned twin of [`Rich`].
+#[derive(Serialize)]
+struct OwnedRich {
+    escaped: String,
+    long: String,
+    nested: Vec<Vec<String>>,
+    map: BTreeMap<String, Option<Vec<u32>>>,
+    blob: ByteBuf,
+    byte_seq: ByteBuf,
+    text: Text,
+    maybe_blob: Option<ByteBuf>,
+    none: Option<String>,
+    float: f64,
+    letter: char,
+}
+
+/// The [`Rich`] document; in CBOR, `byte_seq` is bytes rather than a sequence of `u8` and
+/// `text` bytes rather than a string (cbor4ii reads neither as bytes).
+fn owned_rich(format: Format) -> OwnedRich {
+    OwnedRich {
+        escaped: "quote \" backslash \\ slash / newline \n tab \t nul \u{0} é 😀".to_owned(),
+        long: "ab€😀".repeat(10_000),
+        nested: vec![
+            vec!["a".to_owned(), String::new()],
+            vec![],
+            vec!["nested ✓".to_owned(); 3],
+        ],
+        map: BTreeMap::from([
+            ("none".to_owned(), None),
+            ("some".to_owned(), Some(vec![1, u32::MAX, 0])),
+            ("empty".to_owned(), Some(vec![])),
+        ]),
+        blob: ByteBuf::bytes(&(0..=255).collect::<Vec<u8>>()),
+        byte_seq: ByteBuf {
+            bytes: vec![0, 1, 0xFF, b'x'],
+            as_seq: format.wire() != Format::Cbor,
+        },
+        text: if format.wire() == Format::Cbor {
+            Text::Bytes(ByteBuf::bytes(b"text as BStr"))
+        } else {
+            Text::Str("text as BStr".to_owned())
+        },
+        maybe_blob: Some(ByteBuf::bytes(&[0xC3, 0x28])),
+        none: None,
+        float: -1.5e300,
+        letter: 'ß',
+    }
+}
+
+fn assert_is_owned_rich(read: &Rich<'_>) {
+    let owned = owned_rich(Format::Json);
+    assert_eq!(read.escaped, owned.escaped);
+    assert_eq!(read.long, owned.long);
+    assert_eq!(read.nested, owned.nested);
+    let map: Vec<_> = owned
+        .map
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_deref()))
+        .collect();
+    assert_eq!(read.map, map);
+    assert_eq!(read.blob, owned.blob.bytes);
+    assert_eq!(read.byte_seq, owned.byte_seq.bytes);
+    assert_eq!(read.text, "text as BStr");
+    assert_eq!(
+        read.maybe_blob.map(|b| b.as_bytes()),
+        Some(&[0xC3, 0x28][..])
+    );
+    assert_eq!(read.none, None);
+    assert_eq!((read.float, read.letter), (owned.float, owned.letter));
+}
+
+/// A reader handing over at most one byte per `read` call.
+struct OneByte<R>(R);
+
+impl<R: Read> Read for OneByte<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(1);
+        self.0.read(&mut buf[..n])
+    }
+}
+
+/// A reader over `bytes` that fails once `left` of them have been read.
+struct FailsAfter<'a> {
+    bytes: &'a [u8],
+    left: usize,
+}
+
+const FIRE: &str = "the disk caught fire";
+
+impl Read for FailsAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            return Err(io::Error::other(FIRE));
+        }
+        let n = buf.len().min(self.left).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        self.left -= n;
+        Ok(n)
+    }
+}
+
+/// `reader` read with the format's `from_reader` (CBOR's through a `BufReader`, as it takes a
+/// `BufRead`); the error as its message.
+fn reader_entry_point<'bump, T, A, R>(
+    format: Format,
+    arena: &'bump A,
+    reader: R,
+) -> Result<T, String>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: Read,
+{
+    reader_seed_form(format, ArenaSeed::new(arena), reader)
+}
+
+/// `reader` read with the format's `from_reader_seed` and `seed`; the error as its message.
+fn reader_seed_form<'bump, T, A, R>(
+    format: Format,
+    seed: ArenaSeed<'bump, T, A>,
+    reader: R,
+) -> Result<T, String>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: Read,
+{
+    match format.wire() {
+        Format::Json => arena_core::json::from_reader_seed(seed, reader).map_err(|e| e.to_string()),
+        Format::Postcard => {
+            arena_core::postcard::from_reader_seed(seed, reader).map_err(|e| e.to_string())
+        }
+        Format::Bincode => {
+            arena_core::bincode::from_reader_seed(seed, reader).map_err(|e| e.to_string())
+        }
+        Format::MsgPack | Format::MsgPackNamed => {
+            arena_core::msgpack::from_reader_seed(seed, reader).map_err(|e| e.to_string())
+        }
+        Format::Cbor => arena_core::cbor::from_reader_seed(seed, BufReader::new(reader))
+            .map_err(|e| e.to_string()),
+        Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("wire() maps them"),
+    }
+}
+
+/// The arena bytes `read` uses on `arena`, and what it returns.
+fn measured<A: BumpAllocator + ?Sized, R>(arena: &A, read: impl FnOnce() -> R) -> (R, usize) {
+    let before = arena.stats().used_bytes;
+    let value = read();
+    (value, arena.stats().used_bytes - before)
+}
+
+/// A new, empty arena of the kind of another: reads compared byte for byte start from the
+/// same place, with the same alignment padding.
+trait Fresh {
+    fn fresh(&self) -> Self;
+}
+
+impl Fresh for bumpalo::Bump {
+    fn fresh(&self) -> Self {
+        Self::new()
+    }
+}
+
+impl Fresh for bump_scope::Bump {
+    fn fresh(&self) -> Self {
+        Self::new()
+    }
+}
+
+impl Fresh for arena_core::SlabArena {
+    fn fresh(&self) -> Self {
+        Self::new()
+    }
+}
+
+/// `message` without serde_json's " at line L column C": serde_json's reader and slice
+/// deserializers place the same error one column apart.
+fn without_position(message: &str) -> &str {
+    message.split(" at line ").next().unwrap_or(message)
+}
+
+#[test]
+fn from_reader_reads_what_from_slice_reads_with_the_same_arena_bytes() {
+    for format in wires() {
+        let bytes = format.to_bytes(&owned_rich(format));
+        with_each_arena!(|arena| {
+            let from_slice: Rich<'_> = entry_point(format, arena, &bytes).unwrap();
+            assert_is_owned_rich(&from_slice);
+            let read: Rich<'_> = reader_entry_point(format, arena, &bytes[..]).unwrap();
+            assert_eq!(read, from_slice, "{format}");
+            // Each string copied into the arena once, as from a slice (postcard's borrowed
+            // takes would copy it twice): the same bytes, each read on an arena of its own.
+            let (slice_arena, reader_arena) = (arena.fresh(), arena.fresh());
+            let (_, slice_bytes) = measured(&slice_arena, || {
+                entry_point::<Rich<'_>, _>(format, &slice_arena, &bytes).unwrap()
+            });
+            let (_, reader_bytes) = measured(&reader_arena, || {
+                reader_entry_point::<Rich<'_>, _, _>(format, &reader_arena, &bytes[..]).unwrap()
+            });
+            assert_eq!(reader_bytes, slice_bytes, "{format}");
+            let one_by_one: Rich<'_> =
+                reader_entry_point(format, arena, OneByte(&bytes[..])).unwrap();
+            assert_eq!(one_by_one, from_slice, "{format}: one byte per read");
+            check_call_invariants();
+        });
+    }
+}
+
+#[test]
+fn json_from_reader_reads_escapes_split_across_reads() {
+    let text = r#"{"a\u00e9\ud83d\ude00": ["\"\\\/\b\f\n\r\t", "plain"], "": []}"#;
+    with_each_arena!(|arena| {
+        type Doc<'a> = &'a [(&'a str, &'a [&'a str])];
+        let from_slice: Doc<'_> = arena_core::json::from_str(arena, text).unwrap();
+        assert_eq!(from_slice[0].0, "aé😀");
+        assert_eq!(from_slice[0].1[0], "\"\\/\u{8}\u{c}\n\r\t");
+        let read: Doc<'_> = arena_core::json::from_reader(arena, OneByte(text.as_bytes())).unwrap();
+        assert_eq!(read, from_slice);
+        check_call_invariants();
+    });
+}
+
+#[test]
+fn bincode_from_reader_with_config_reads_other_configurations() {
+    let config = bincode::config::legacy();
+    let bytes = bincode::serde::encode_to_vec(owned_rich(Format::Bincode), config).unwrap();
+    with_each_arena!(|arena| {
+        let from_slice: Rich<'_> =
+            arena_core::bincode::from_slice_with_config(arena, &bytes, config).unwrap();
+        let read: Rich<'_> =
+            arena_core::bincode::from_reader_with_config(arena, OneByte(&bytes[..]), config)
+                .unwrap();
+        assert_eq!(read, from_slice);
+        let seed = ArenaSeed::new(arena).with_limits(Limits::default());
+        let by_seed: Rich<'_> =
+            arena_core::bincode::from_reader_seed_with_config(seed, &bytes[..], config).unwrap();
+        assert_eq!(by_seed, from_slice);
+        check_call_invariants();
+    });
+}
+
+/// Reads one `OwnedEntry`'s shape from `reader` with the format's own reader helper
+/// (serde_json::from_reader, postcard::from_io, bincode::serde::decode_from_std_read,
+/// rmp_serde::from_read, cbor4ii::serde::from_reader); whether it succeeded.
+fn reader_helper_accepts(format: Format, reader: &mut &[u8]) -> bool {
+    type Fields = (
+        String,
+        Vec<String>,
+        BTreeMap<String, Vec<u32>>,
+        Option<String>,
+    );
+    match format.wire() {
+        Format::Json => serde_json::from_reader::<_, serde::de::IgnoredAny>(reader).is_ok(),
+        Format::Postcard => postcard::from_io::<Fields, _>((reader, &mut [0; 1024])).is_ok(),
+        Format::Bincode => bincode::serde::decode_from_std_read::<Fields, _, _>(
+            reader,
+            bincode::config::standard(),
+        )
+        .is_ok(),
+        Format::MsgPack | Format::MsgPackNamed => {
+            rmp_serde::from_read::<_, serde::de::IgnoredAny>(reader).is_ok()
+        }
+        Format::Cbor => cbor4ii::serde::from_reader::<serde::de::IgnoredAny, _>(reader).is_ok(),
+        Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("wire() maps them"),
+    }
+}
+
+#[test]
+fn from_reader_treats_trailing_input_as_the_formats_reader_helper() {
+    let owned = owned_entry();
+    let tails: [&[u8]; 3] = [b" \n\t", &[0xFF], &[0xC1, 0x00, b'x']];
+    for format in wires() {
+        let bytes = format.to_bytes(&owned);
+        for tail in tails {
+            let longer = [&bytes[..], tail].concat();
+            let mut helper_rest = &longer[..];
+            let helper = reader_helper_accepts(format, &mut helper_rest);
+            // serde_json::from_reader reads to the end; the others stop after the value.
+            let expected = format != Format::Json || tail == b" \n\t";
+            assert_eq!(helper, expected, "{format}, tail {tail:?}: the helper");
+            with_each_arena!(|arena| {
+                let mut rest = &longer[..];
+                // `&mut &[u8]` is a `BufRead`: CBOR reads it without a buffer of the test's.
+                let read = match format {
+                    Format::Cbor => {
+                        arena_core::cbor::from_reader::<Entry<'_>, _, _>(arena, &mut rest)
+                            .map_err(|e| e.to_string())
+                    }
+                    _ => reader_entry_point::<Entry<'_>, _, _>(format, arena, &mut rest),
+                };
+                assert_eq!(read.is_ok(), helper, "{format}, tail {tail:?}: {read:?}");
+                if let Ok(read) = read {
+                    assert_is_owned_entry(&read);
+                    if format != Format::Json {
+                        assert_eq!(rest, tail, "{format}: the reader stops after the value");
+                        assert_eq!(rest, helper_rest, "{format}: where the helper stops");
+                    }
+                }
+                let seed = ArenaSeed::new(arena).with_limits(Limits::default());
+                let read = reader_seed_form::<Entry<'_>, _, _>(format, seed, OneByte(&longer[..]));
+                assert_eq!(read.is_ok(), helper, "{format}, tail {tail:?}: seed form");
+                check_call_invariants();
+            });
+        }
+    }
+}
+
+#[test]
+fn from_reader_reads_a_stream_of_messages_one_call_each() {
+    let words = [vec!["a", "b"], vec![], vec!["c"]];
+    for format in wires().filter(|format| *format != Format::Json) {
+        let stream: Vec<u8> = words.iter().flat_map(|w| format.to_bytes(w)).collect();
+        with_each_arena!(|arena| {
+            // CBOR takes a `BufRead`: one buffer for the whole stream.
+            let mut reader = BufReader::new(&stream[..]);
+            for expected in &words {
+                let read: &[&str] = match format {
+                    Format::Cbor => arena_core::cbor::from_reader(arena, &mut reader).unwrap(),
+                    _ => reader_entry_point(format, arena, &mut reader).unwrap(),
+                };
+                assert_eq!(read, expected.as_slice(), "{format}");
+            }
+            assert_eq!(reader.bytes().count(), 0, "{format}: all read");
+            check_call_invariants();
+        });
+    }
+}
+
+#[test]
+fn from_reader_seed_applies_each_limit_as_the_slice_form_does() {
+    let limits = [
+        Limits::default().max_len(2),
+        Limits::default().max_str_len(100),
+        Limits::default().max_bytes(1000),
+        Limits::default().max_depth(2),
+    ];
+    for format in wires() {
+        let bytes = format.to_bytes(&owned_rich(format));
+        for limit in limits {
+            with_each_arena!(|arena| {
+                let from_slice = seed_form::<Rich<'_>, _>(
+                    format,
+                    ArenaSeed::new(arena).with_limits(limit),
+                    &bytes,
+                );
+                let err = from_slice.expect_err("the limit is hit");
+                let (read, used) = measured(arena, || {
+                    reader_seed_form::<Rich<'_>, _, _>(
+                        format,
+                        ArenaSeed::new(arena).with_limits(limit),
+                        OneByte(&bytes[..]),
+                    )
+                });
+                assert_eq!(
+                    without_position(&read.unwrap_err()),
+                    without_position(&err),
+                    "{format}, {limit:?}"
+                );
+                if BumpAllocator::checkpoint(arena).is_some() {
+                    assert_eq!(used, 0, "{format}: the failed call rewinds");
+                }
+                check_call_invariants();
+            });
+        }
+    }
+}
+
+#[test]
+fn invalid_utf8_from_a_reader_is_the_slice_forms_error() {
+    // A string holding 0xFF, in each format.
+    let inputs: [(Format, &[u8]); 5] = [
+        (Format::Json, b"\"\xFF\""),
+        (Format::Postcard, &[1, 0xFF]),
+        (Format::Bincode, &[1, 0xFF]),
+        (Format::MsgPack, &[0xA1, 0xFF]),
+        (Format::Cbor, &[0x61, 0xFF]),
+    ];
+    for (format, bytes) in inputs {
+        with_each_arena!(|arena| {
+            let from_slice = entry_point::<&str, _>(format, arena, bytes).unwrap_err();
+            let read = reader_entry_point::<&str, _, _>(format, arena, bytes).unwrap_err();
+            assert_eq!(read, from_slice, "{format}");
+            check_call_invariants();
+        });
+    }
+}
+
+/// How a read from a reader ended.
+#[derive(Clone, Copy, Debug)]
+enum Broken {
+    /// The input ended early.
+    Ended,
+    /// The reader failed with [`FIRE`].
+    Failed,
+}
+
+/// Reads an `Entry` from `reader` with the format's `from_reader` and checks that it fails
+/// with the format's own error for `how`.
+fn assert_broken_read<A: BumpAllocator + ?Sized>(
+    format: Format,
+    arena: &A,
+    reader: impl Read,
+    how: Broken,
+) {
+    let fired = |e: &io::Error| e.to_string() == FIRE;
+    let ended = |e: &io::Error| e.kind() == io::ErrorKind::UnexpectedEof;
+    let io_ok = |e: &io::Error| match how {
+        Broken::Ended => ended(e),
+        Broken::Failed => fired(e),
+    };
+    match format {
+        Format::Json => {
+            let err = arena_core::json::from_reader::<Entry<'_>, _, _>(arena, reader).unwrap_err();
+            match how {
+                Broken::Ended => assert!(err.is_eof(), "{format}: {err}"),
+                Broken::Failed => assert!(err.is_io() && err.to_string().contains(FIRE), "{err}"),
+            }
+        }
+        Format::Postcard => {
+            let err =
+                arena_core::postcard::from_reader::<Entry<'_>, _, _>(arena, reader).unwrap_err();
+            assert_eq!(err, postcard::Error::DeserializeUnexpectedEnd, "{how:?}");
+        }
+        Format::Bincode => {
+            let err =
+                arena_core::bincode::from_reader::<Entry<'_>, _, _>(arena, reader).unwrap_err();
+            assert!(
+                matches!(&err, bincode::error::DecodeError::Io { inner, .. } if io_ok(inner)),
+                "{how:?}: {err:?}"
+            );
+        }
+        Format::MsgPack | Format::MsgPackNamed => {
+            let err =
+                arena_core::msgpack::from_reader::<Entry<'_>, _, _>(arena, reader).unwrap_err();
+            assert!(
+                matches!(
+                    &err,
+                    rmp_serde::decode::Error::InvalidMarkerRead(e)
+                        | rmp_serde::decode::Error::InvalidDataRead(e) if io_ok(e)
+                ),
+                "{how:?}: {err:?}"
+            );
+        }
+        Format::Cbor => {
+            use cbor4ii::core::error::DecodeError as Core;
+            let err =
+                arena_core::cbor::from_reader::<Entry<'_>, _, _>(arena, BufReader::new(reader))
+                    .unwrap_err();
+            let ok = match (&err, how) {
+                (cbor4ii::serde::DecodeError::Core(Core::Eof { .. }), Broken::Ended) => true,
+                (cbor4ii::serde::DecodeError::Core(Core::Read(e)), _) => io_ok(e),
+                _ => false,
+            };
+            assert!(ok, "{how:?}: {err:?}");
+        }
+        other => unreachable!("{other} is not a wire format"),
+    }
+}
+
+#[test]
+fn a_reader_that_fails_or_ends_early_is_the_formats_error_and_rewinds() {
+    let owned = owned_entry();
+    for format in wires() {
+        let bytes = format.to_bytes(&owned);
+        for cut in 0..bytes.len() {
+            with_each_arena!(|arena| {
+                let (_, used) = measured(arena, || {
+                    assert_broken_read(format, arena, &bytes[..cut], Broken::Ended);
+                    let failing = FailsAfter {
+                        bytes: &bytes,
+                        left: cut,
+                    };
+                    assert_broken_read(format, arena, OneByte(failing), Broken::Failed);
+                });
+                if BumpAllocator::checkpoint(arena).is_some() {
+                    assert_eq!(used, 0, "{format}, cut at {cut}: the failed calls rewind");
+                }
+                check_call_invariants();
+            });
+        }
+    }
+}
+
+/// Inputs that claim a length far beyond their few bytes, with what they are read as.
+fn huge_claims() -> Vec<(Format, &'static str, Vec<u8>)> {
+    let tb = 1u64 << 40;
+    let varint_tb = vec![0x80, 0x80, 0x80, 0x80, 0x80, 0x20];
+    let varint_2_62 = vec![0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40];
+    let bincode_tb = [&[0xFD][..], &tb.to_le_bytes()].concat();
+    let bincode_max = [&[0xFD][..], &u64::MAX.to_le_bytes()].concat();
+    // Within what the bincode reader allocates for a claim before reading it (64 KiB).
+    let bincode_60k = [&[0xFB][..], &60_000u16.to_le_bytes()].concat();
+    let abc = |head: Vec<u8>| [head, b"abc".to_vec()].concat();
+    let mut claims = Vec::new();
+    for kind in ["str", "bytes", "bstr", "u32s"] {
+        claims.push((Format::Postcard, kind, abc(varint_tb.clone())));
+        claims.push((Format::Postcard, kind, abc(varint_2_62.clone())));
+        claims.push((Format::Bincode, kind, abc(bincode_tb.clone())));
+        claims.push((Format::Bincode, kind, abc(bincode_max.clone())));
+        claims.push((Format::Bincode, kind, abc(bincode_60k.clone())));
+    }
+    let u32_max = u32::MAX.to_be_bytes();
+    claims.push((
+        Format::MsgPack,
+        "str",
+        abc([&[0xDB][..], &u32_max].concat()),
+    ));
+    claims.push((
+        Format::MsgPack,
+        "bytes",
+        abc([&[0xC6][..], &u32_max].concat()),
+    ));
+    claims.push((
+        Format::MsgPack,
+        "bstr",
+        abc([&[0xC6][..], &u32_max].concat()),
+    ));
+    claims.push((
+        Format::MsgPack,
+        "u32s",
+        abc([&[0xDD][..], &u32_max].concat()),
+    ));
+    let cbor_tb = tb.to_be_bytes();
+    claims.push((Format::Cbor, "str", abc([&[0x7B][..], &cbor_tb].concat())));
+    claims.push((Format::Cbor, "bytes", abc([&[0x5B][..], &cbor_tb].concat())));
+    claims.push((Format::Cbor, "bstr", abc([&[0x5B][..], &cbor_tb].concat())));
+    claims.push((Format::Cbor, "u32s", abc([&[0x9B][..], &cbor_tb].concat())));
+    claims.push((Format::Json, "str", b"\"abc".to_vec()));
+    claims.push((Format::Json, "u32s", b"[1, 2".to_vec()));
+    claims
+}
+
+/// Reads `bytes` as `kind` from a reader with `seed`'s limits.
+fn read_kind<A: BumpAllocator + ?Sized>(
+    format: Format,
+    arena: &A,
+    kind: &str,
+    bytes: &[u8],
+    limits: Limits,
+) -> Result<(), String> {
+    fn read<'bump, T: ArenaDeserialize<'bump, A>, A: BumpAllocator + ?Sized>(
+        format: Format,
+        arena: &'bump A,
+        bytes: &[u8],
+        limits: Limits,
+    ) -> Result<(), String> {
+        let seed = ArenaSeed::<T, A>::new(arena).with_limits(limits);
+        reader_seed_form(format, seed, bytes).map(|_| ())
+    }
+    match kind {
+        "str" => read::<&str, A>(format, arena, bytes, limits),
+        "bytes" => read::<&[u8], A>(format, arena, bytes, limits),
+        "bstr" => read::<BStr<'_>, A>(format, arena, bytes, limits),
+        _ => read::<&[u32], A>(format, arena, bytes, limits),
+    }
+}
+
+#[test]
+fn a_length_claimed_far_beyond_the_input_fails_without_being_allocated() {
+    // Without limits: the claim is read as far as the input goes (an allocation of the claim
+    // would abort the test: 2^40 bytes and more), then fails at its end.
+    for (format, kind, bytes) in huge_claims() {
+        with_each_arena!(|arena| {
+            let (read, used) = measured(arena, || {
+                read_kind(format, arena, kind, &bytes, Limits::default())
+            });
+            let err = read.expect_err("the input ends first");
+            assert!(!err.is_empty(), "{format} {kind}");
+            if BumpAllocator::checkpoint(arena).is_some() {
+                assert_eq!(used, 0, "{format} {kind}: rewound");
+            }
+            assert!(
+                BumpAllocator::stats(arena).reserved_bytes < 1 << 30,
+                "{format} {kind}: {:?}",
+                BumpAllocator::stats(arena)
+            );
+            check_call_invariants();
+        });
+    }
+}
+
+/// postcard and bincode: a claimed string length is checked against the string length limit
+/// before the bytes are read (MessagePack and CBOR read the string before the arena sees it,
+/// and grow their buffers only with the bytes that arrive).
+#[test]
+fn a_claimed_length_past_the_string_limit_fails_before_it_is_read() {
+    for (format, kind, bytes) in huge_claims() {
+        if !matches!(format, Format::Postcard | Format::Bincode) || kind == "u32s" {
+            continue;
+        }
+        with_each_arena!(|arena| {
+            let limits = Limits::default().max_str_len(100);
+            let err = read_kind(format, arena, kind, &bytes, limits).unwrap_err();
+            // postcard keeps no message for errors raised outside it.
+            if format != Format::Postcard {
+                assert!(
+                    err.contains("string length limit of 100 bytes"),
+                    "{format} {kind}: {err}"
+                );
+            }
+            check_call_invariants();
         });
     }
 }

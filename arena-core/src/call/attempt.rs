@@ -145,6 +145,7 @@ mod tests {
                 arena: arena.identity(),
                 limits: Some(Limits::default().max_bytes(max_bytes)),
                 str_as_bytes: None,
+                input: None,
             })
             .unwrap();
         ValueDeserializer::<E>::new(&Value::Unit, false)

@@ -8,6 +8,7 @@ use core::ptr::{self, NonNull};
 
 use serde::de::Error;
 
+use super::strings::{Input, Strings};
 use super::trust::{self, LengthTrust};
 use super::{Scope, with};
 use crate::limits::{LimitHit, Limits};
@@ -63,6 +64,8 @@ pub(crate) struct Settings {
     pub(crate) limits: Option<Limits>,
     /// A string mode of its own.
     pub(crate) str_as_bytes: Option<bool>,
+    /// An input of its own ([`Input`]): set by the `from_reader` entry points.
+    pub(crate) input: Option<Input>,
 }
 
 impl<'t> CallFrame<'t> {
@@ -125,7 +128,10 @@ impl<'t> CallFrame<'t> {
                 limits,
                 max_depth,
                 bytes_left: budget,
-                str_as_bytes: settings.str_as_bytes.unwrap_or(outer.str_as_bytes),
+                strings: Strings {
+                    as_bytes: settings.str_as_bytes.unwrap_or(outer.strings.as_bytes),
+                    input: settings.input.unwrap_or(outer.strings.input),
+                },
             });
             cx.depth.set(depth + 1);
             this.holder.set(holder);

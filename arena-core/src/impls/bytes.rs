@@ -3,19 +3,54 @@
 
 use core::fmt;
 
+use serde::Deserializer;
 use serde::de::{Error, SeqAccess, Visitor};
 
 use crate::arena_deserialize::NestedSeed;
 use crate::call;
+use crate::call::strings::Input;
 use crate::limits::LimitHit;
 use crate::slice_builder;
 use crate::{AllocError, BumpAllocator, BumpAllocatorExt};
 
+/// Reads a byte string (and, with `accept_str`, a string) into the arena, asked of the format
+/// as the call's [`Input`] says: `deserialize_bytes` from input that outlives the call,
+/// `deserialize_byte_buf` from a reader, a sequence of bytes from a bincode reader.
+#[inline]
+pub(crate) fn deserialize_bytes_mut<'de, 'bump, A, D>(
+    arena: &'bump A,
+    deserializer: D,
+    accept_str: bool,
+) -> Result<&'bump mut [u8], D::Error>
+where
+    A: BumpAllocator + ?Sized,
+    D: Deserializer<'de>,
+{
+    let visitor = BytesVisitor { arena, accept_str };
+    match call::strings().input {
+        Input::Borrowed => deserializer.deserialize_bytes(visitor),
+        #[cfg(any(
+            feature = "json",
+            feature = "postcard",
+            feature = "msgpack",
+            feature = "cbor"
+        ))]
+        Input::Transient => deserializer.deserialize_byte_buf(visitor),
+        // A human-readable format is never bincode (a nested seed inherits the input).
+        #[cfg(feature = "bincode")]
+        Input::ByteSeq if deserializer.is_human_readable() => {
+            deserializer.deserialize_byte_buf(visitor)
+        }
+        #[cfg(feature = "bincode")]
+        Input::ByteSeq => super::byte_seq::deserialize(arena, deserializer),
+    }
+}
+
 /// Visits bytes (and, with `accept_str`, strings) into an arena byte slice.
-pub(crate) struct BytesVisitor<'bump, A: ?Sized> {
-    pub(crate) arena: &'bump A,
+struct BytesVisitor<'bump, A: ?Sized> {
+    arena: &'bump A,
     /// Also accept strings: `BStr` does, `&[u8]` (like serde's `Vec<u8>`) does not.
-    pub(crate) accept_str: bool,
+    accept_str: bool,
 }
 
 impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump, A> {

@@ -6,7 +6,7 @@ use core::time::Duration;
 
 use serde::{Deserialize, Deserializer};
 
-use super::bytes::BytesVisitor;
+use super::bytes::deserialize_bytes_mut;
 use crate::{ArenaDeserialize, BumpAllocator};
 
 /// Implements `ArenaDeserialize` by delegating to serde's `Deserialize`.
@@ -54,10 +54,7 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for u8 {
     where
         Self: 'bump,
     {
-        deserializer.deserialize_bytes(BytesVisitor {
-            arena,
-            accept_str: false,
-        })
+        deserialize_bytes_mut(arena, deserializer, false)
     }
 }
 

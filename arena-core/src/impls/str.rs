@@ -4,6 +4,9 @@
 //! With [`ArenaSeed::str_as_bytes`](crate::ArenaSeed::str_as_bytes), a binary format is asked
 //! for bytes instead (`deserialize_bytes`), and the UTF-8 is checked here: short ASCII strings,
 //! most strings in most data, a word at a time; everything else by `core::str::from_utf8`.
+//! A call reading from a reader asks for the temporary forms (`deserialize_string`,
+//! `deserialize_byte_buf`), or, on bincode, for a sequence of bytes: see
+//! [`Strings`](crate::call::strings::Strings).
 
 use core::fmt;
 
@@ -11,6 +14,7 @@ use serde::Deserializer;
 use serde::de::{Error, Unexpected, Visitor};
 
 use crate::call;
+use crate::call::strings::Input;
 use crate::limits::LimitHit;
 use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
@@ -24,12 +28,43 @@ where
     A: BumpAllocator + ?Sized,
     D: Deserializer<'de>,
 {
-    // `is_human_readable` is a constant for every format, so JSON never reads the flag: its
+    // `is_human_readable` is a constant for every format, so JSON never reads the mode: its
     // byte strings are not read like its strings (raw control characters would pass).
-    if !deserializer.is_human_readable() && call::str_as_bytes() {
-        deserializer.deserialize_bytes(StrVisitor(arena))
-    } else {
-        deserializer.deserialize_str(StrVisitor(arena))
+    if deserializer.is_human_readable() {
+        return deserializer.deserialize_str(StrVisitor(arena));
+    }
+    let strings = call::strings();
+    match strings.input {
+        Input::Borrowed if strings.as_bytes => deserializer.deserialize_bytes(StrVisitor(arena)),
+        Input::Borrowed => deserializer.deserialize_str(StrVisitor(arena)),
+        #[cfg(any(
+            feature = "json",
+            feature = "postcard",
+            feature = "msgpack",
+            feature = "cbor"
+        ))]
+        Input::Transient if strings.as_bytes => {
+            deserializer.deserialize_byte_buf(StrVisitor(arena))
+        }
+        #[cfg(any(
+            feature = "json",
+            feature = "postcard",
+            feature = "msgpack",
+            feature = "cbor"
+        ))]
+        Input::Transient => deserializer.deserialize_string(StrVisitor(arena)),
+        #[cfg(feature = "bincode")]
+        Input::ByteSeq => {
+            let bytes = super::byte_seq::deserialize(arena, deserializer)?;
+            if to_str(bytes).is_none() {
+                return Err(D::Error::invalid_value(
+                    Unexpected::Bytes(bytes),
+                    &StrVisitor(arena),
+                ));
+            }
+            // Checked just above: the default (an empty string) is never taken.
+            Ok(core::str::from_utf8_mut(bytes).unwrap_or_default())
+        }
     }
 }
 
