@@ -46,8 +46,9 @@
 //! - `scratch`, the stack sequences collect on, then `slice_builder`, where a sequence's
 //!   elements go and the visitor that reads one;
 //! - `arena_deserialize`, the trait (its slice hook uses `slice_builder`), then `seed`, which
-//!   opens calls, `impls`, `bstr` and `private`; `value` ([`Value`], a dynamic document, and
-//!   [`ValueDeserializer`], which replays one);
+//!   opens calls, `impls` and `bstr`; `value` ([`Value`], a dynamic document, and
+//!   [`ValueDeserializer`], which replays one); `private`, what the derive's code calls (its
+//!   tagged enums buffer into a `Value`);
 //! - `thread_memory` ([`release_thread_scratch`], over `scratch` and `arena_vec`).
 
 mod allocator;
@@ -123,11 +124,11 @@ pub mod __private {
     pub use crate::arena_deserialize::NestedSeed;
     pub use crate::call::attempt::attempt;
     pub use crate::call::check_invariants as check_call_invariants;
-    pub use crate::private::UntaggedUnitVisitor;
     pub use crate::private::{
-        FlatCollector, FlatEntry, FlatMapDeserializer, flat_deny_unknown_fields, flat_key_bytes,
-        flat_key_str,
+        AdjacentKey, AdjacentVariantSeed, FlatCollector, FlatEntry, FlatMapDeserializer,
+        InternallyTaggedUnitVisitor, UntaggedUnitVisitor, deserialize_internally_tagged,
+        finish_adjacent, flat_deny_unknown_fields, flat_key_bytes, flat_key_str, from_utf8_lossy,
+        missing_field, next_adjacent_key, replay_content,
     };
-    pub use crate::private::{from_utf8_lossy, missing_field};
     pub use crate::scratch::thread_scratch_capacity;
 }

@@ -7,14 +7,21 @@ use serde::de::{Deserializer, Error, Visitor};
 
 use crate::{ArenaDeserialize, BumpAllocator};
 
+mod adjacently_tagged;
+mod content_rules;
 mod flatten;
-mod untagged;
+mod internally_tagged;
+mod unit_variant;
 
+pub use adjacently_tagged::{
+    AdjacentKey, AdjacentVariantSeed, finish_adjacent, next_adjacent_key, replay_content,
+};
 pub use flatten::{
     FlatCollector, FlatEntry, FlatMapDeserializer, flat_deny_unknown_fields, flat_key_bytes,
     flat_key_str,
 };
-pub use untagged::UntaggedUnitVisitor;
+pub use internally_tagged::deserialize_internally_tagged;
+pub use unit_variant::{InternallyTaggedUnitVisitor, UntaggedUnitVisitor};
 
 /// The value of a field missing from a map: `None` for an `Option`, serde's `missing_field`
 /// error for anything else, exactly as serde_derive decides.

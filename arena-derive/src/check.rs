@@ -16,7 +16,6 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_untagged_variants(cx, cont);
     check_internal_tag_conflict(cx, cont);
     check_flatten(cx, cont);
-    check_not_generated_yet(cx, cont);
 }
 
 /// A deserialized field holds no type that allocates with the global allocator, unless it is
@@ -295,21 +294,5 @@ fn check_flatten(cx: &Ctxt, cont: &Container) {
                 ));
             }
         }
-    }
-}
-
-/// The representations whose code generation is still to come.
-fn check_not_generated_yet(cx: &Ctxt, cont: &Container) {
-    let spans = &cont.attrs.tagging_spans;
-    let mut not_yet: Vec<proc_macro2::Span> = Vec::new();
-    // With `untagged`, `tag` is a conflict `check_tagging` reports.
-    if let (Data::Enum(_), Some(span), None) = (&cont.data, spans.tag, spans.untagged) {
-        not_yet.push(span);
-    }
-    for span in not_yet {
-        cx.syn_error(syn::Error::new(
-            span,
-            "not supported by `#[derive(ArenaDeserialize)]` yet: deserialize this type by hand",
-        ));
     }
 }

@@ -5,8 +5,11 @@
 //! through `ArenaSeed`.
 
 mod enum_;
+mod enum_adjacently;
 mod enum_externally;
+mod enum_internally;
 mod enum_untagged;
+mod enum_variant;
 mod flatten;
 mod identifier;
 mod struct_;
@@ -86,15 +89,15 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
 pub enum Form<'a> {
     /// A struct, from the deserializer `__deserializer`.
     Struct(&'a syn::Ident),
-    /// A variant whose content comes from the `VariantAccess` `__variant` (externally and
-    /// adjacently tagged enums).
+    /// A variant whose content comes from the `VariantAccess` `__variant` (externally tagged
+    /// enums).
     Variant(&'a syn::Ident, &'a syn::Ident),
     /// A struct variant of an internally tagged enum: `deserialize_any` on `__deserializer`,
     /// the rest of the map (or sequence) the tag was found in.
-    #[expect(dead_code, reason = "the internally tagged generator is still to come")]
     InternallyTagged(&'a syn::Ident, &'a syn::Ident),
-    /// An untagged variant: `deserialize_any` on `__deserializer`, the buffered input, with no
-    /// `visit_seq` for a struct variant (serde_derive's `StructForm::Untagged`).
+    /// An untagged variant, or an adjacently tagged variant's content: `deserialize_any` on
+    /// `__deserializer`, with no `visit_seq` for a struct variant (serde_derive's
+    /// `StructForm::Untagged`).
     Untagged(&'a syn::Ident, &'a syn::Ident),
 }
 
@@ -128,9 +131,9 @@ fn field_i(i: usize) -> syn::Ident {
     format_ident!("__field{}", i)
 }
 
-/// Declares the visitor struct `name`, carrying the arena and the type's generics, and the
-/// source format's `is_human_readable` in `__human_readable` when `human_readable` is set.
-fn visitor_struct(params: &Params, name: &syn::Ident, human_readable: bool) -> TokenStream {
+/// Declares the visitor (or seed) struct `name`, carrying the arena, the type's generics and
+/// `fields` (`name: Type,` each).
+fn visitor_struct(params: &Params, name: &syn::Ident, fields: &TokenStream) -> TokenStream {
     let Params {
         bump,
         arena,
@@ -139,12 +142,11 @@ fn visitor_struct(params: &Params, name: &syn::Ident, human_readable: bool) -> T
         struct_where,
         ..
     } = params;
-    let human_readable = human_readable.then(|| quote!(__human_readable: bool,));
     quote! {
         #[doc(hidden)]
         struct #name #impl_generics #struct_where {
             __arena: &#bump #arena,
-            #human_readable
+            #fields
             __marker: ::core::marker::PhantomData<fn() -> #this_ty>,
         }
     }
@@ -153,17 +155,17 @@ fn visitor_struct(params: &Params, name: &syn::Ident, human_readable: bool) -> T
 /// Declares the visitor `__Visitor` for the type being derived, with `methods` after
 /// `expecting`, and returns it with the expression that builds it from `__arena`.
 fn visitor(params: &Params, expecting: &str, methods: &TokenStream) -> (TokenStream, TokenStream) {
-    visitor_carrying(params, expecting, methods, false)
+    let none = TokenStream::new();
+    visitor_with(params, expecting, methods, (&none, &none))
 }
 
-/// [`visitor`], the visitor also carrying the source format's `is_human_readable` when
-/// `human_readable` is set (for the flattened fields, which read after the deserializer is
-/// gone): built from the local `__human_readable` too.
-fn visitor_carrying(
+/// [`visitor`], the struct carrying `fields` too (`name: Type,` each), built with `values`
+/// (`name: value,` each).
+fn visitor_with(
     params: &Params,
     expecting: &str,
     methods: &TokenStream,
-    human_readable: bool,
+    (fields, values): (&TokenStream, &TokenStream),
 ) -> (TokenStream, TokenStream) {
     let Params {
         de_impl_generics,
@@ -173,7 +175,7 @@ fn visitor_carrying(
         ..
     } = params;
     let name = format_ident!("__Visitor");
-    let decl = visitor_struct(params, &name, human_readable);
+    let decl = visitor_struct(params, &name, fields);
     let items = quote! {
         #decl
 
@@ -188,20 +190,19 @@ fn visitor_carrying(
             #methods
         }
     };
-    (items, visitor_value(params, &name, human_readable))
+    (items, visitor_value(params, &name, values))
 }
 
-/// Builds the visitor struct `name` with the arena in `__arena` (and `__human_readable` when
-/// `human_readable` is set), naming every type argument: a `DeserializeSeed`'s `Value` (a
-/// field type) may not name them all, as serde_derive's `__DeserializeWith` is named with all
-/// the container's generics.
-fn visitor_value(params: &Params, name: &syn::Ident, human_readable: bool) -> TokenStream {
+/// Builds the visitor struct `name` with the arena in `__arena` and `values` (`name: value,`
+/// each), naming every type argument: a `DeserializeSeed`'s `Value` (a field type) may not
+/// name them all, as serde_derive's `__DeserializeWith` is named with all the container's
+/// generics.
+fn visitor_value(params: &Params, name: &syn::Ident, values: &TokenStream) -> TokenStream {
     let turbofish = &params.helper_turbofish;
-    let human_readable = human_readable.then(|| quote!(__human_readable,));
     quote! {
         #name #turbofish {
             __arena,
-            #human_readable
+            #values
             __marker: ::core::marker::PhantomData,
         }
     }
@@ -274,7 +275,7 @@ fn arena_seed(
         ..
     } = params;
     let name = format_ident!("{}", name);
-    let decl = visitor_struct(params, &name, false);
+    let decl = visitor_struct(params, &name, &TokenStream::new());
     let items = quote! {
         #decl
 
@@ -291,7 +292,7 @@ fn arena_seed(
             }
         }
     };
-    (items, visitor_value(params, &name, false))
+    (items, visitor_value(params, &name, &TokenStream::new()))
 }
 
 /// `path(deserializer, __arena)`, the path keeping its span so a wrong signature points at it.

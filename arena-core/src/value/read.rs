@@ -35,11 +35,16 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Value<'bum
 }
 
 /// Builds a [`Value`] from whatever the format visits.
-struct ValueVisitor<'bump, A: ?Sized> {
+pub(crate) struct ValueVisitor<'bump, A: ?Sized> {
     arena: &'bump A,
 }
 
 impl<'bump, A: BumpAllocator + ?Sized> ValueVisitor<'bump, A> {
+    /// A visitor building its value in `arena`.
+    pub(crate) const fn new(arena: &'bump A) -> Self {
+        Self { arena }
+    }
+
     /// `value` moved into the arena, charged to the budget.
     fn place<T, E: Error>(&self, value: T) -> Result<&'bump T, E> {
         call::alloc_charged(self.arena, value).map(|v| &*v)

@@ -247,7 +247,7 @@ fn invalid_type<E: Error>(value: &Value<'_>, expected: &dyn Expected) -> E {
 
 /// ``integer `v` as {ty}``, serde's words for a 128-bit integer a visitor does not take.
 #[cold]
-fn wide(ty: &str, v: impl fmt::Display) -> String {
+pub(crate) fn wide(ty: &str, v: impl fmt::Display) -> String {
     format!("integer `{v}` as {ty}")
 }
 
@@ -708,7 +708,7 @@ impl<'bump, E: Error> MapAccess<'bump> for MapReplay<'bump, E> {
 }
 
 /// serde's `ExpectedInSeq` and `ExpectedInMap`: ``N elements in {what}``.
-struct ExpectedIn(usize, &'static str);
+pub(crate) struct ExpectedIn(pub(crate) usize, pub(crate) &'static str);
 
 impl Expected for ExpectedIn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

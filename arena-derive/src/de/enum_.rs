@@ -6,7 +6,7 @@
 
 use proc_macro2::TokenStream;
 
-use super::{enum_externally, enum_untagged};
+use super::{enum_adjacently, enum_externally, enum_internally, enum_untagged};
 use crate::ast::{Container, Data, Variant};
 use crate::attr::Tagging;
 use crate::bound::Params;
@@ -39,7 +39,9 @@ fn homogeneous(params: &Params, cont: &Container, variants: &[(usize, &Variant)]
     match &cont.attrs.tagging {
         Tagging::External => enum_externally::deserialize(params, cont, variants),
         Tagging::Untagged => enum_untagged::deserialize(params, cont, variants, None),
-        // `check_not_generated_yet` rejects these before any code is generated.
-        Tagging::Internal { .. } | Tagging::Adjacent { .. } => TokenStream::new(),
+        Tagging::Internal { tag } => enum_internally::deserialize(params, cont, variants, tag),
+        Tagging::Adjacent { tag, content } => {
+            enum_adjacently::deserialize(params, cont, variants, tag, content)
+        }
     }
 }

@@ -4,8 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::identifier::{self, Unknown};
-use super::{Form, field_i, field_seed, struct_, tuple, visitor};
+use super::{Form, enum_variant, field_i, field_seed, struct_, tuple, visitor};
 use crate::ast::{Container, Style, Variant};
 use crate::bound::Params;
 
@@ -21,19 +20,7 @@ pub fn deserialize(
         .expecting
         .clone()
         .unwrap_or_else(|| format!("enum {}", cont.ident));
-    let idents: Vec<identifier::Ident> = deserialized
-        .iter()
-        .map(|&(i, variant)| identifier::Ident {
-            ident: field_i(i),
-            aliases: &variant.attrs.aliases,
-        })
-        .collect();
-    let unknown = deserialized
-        .iter()
-        .find(|(_, variant)| variant.attrs.other.is_some())
-        .map_or(Unknown::Error, |&(i, _)| Unknown::Other(field_i(i)));
-    let variant_visitor = identifier::generate(&params.krate, &idents, true, &unknown);
-    let variants_const = identifier::names_const(&idents, true);
+    let (variant_visitor, variants_const) = enum_variant::identifier(params, deserialized);
 
     let match_variant = if deserialized.is_empty() {
         quote! {

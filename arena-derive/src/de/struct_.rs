@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::flatten::{self, has_flatten, is_flattened};
 use super::identifier::{self, Unknown};
-use super::{Form, field_i, field_seed, let_default, missing_in_map, visit_seq, visitor_carrying};
+use super::{Form, field_i, field_seed, let_default, missing_in_map, visit_seq, visitor_with};
 use crate::ast::{Field, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
@@ -48,8 +48,15 @@ pub fn deserialize(
         .then(|| visit_seq(params, cattrs, fields, &path, true, &expecting));
     let visit_map = visit_map_body(params, cattrs, fields, &path, flatten);
     let human_readable = flatten.then(|| quote!(let __human_readable = self.__human_readable;));
+    // The flattened fields read after the deserializer is gone: the visitor carries the
+    // format's `is_human_readable` (the local `__human_readable`) to them.
+    let (carried, carried_values) = if flatten {
+        (quote!(__human_readable: bool,), quote!(__human_readable,))
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
 
-    let (visitor, visitor_value) = visitor_carrying(
+    let (visitor, visitor_value) = visitor_with(
         params,
         &expecting,
         &quote! {
@@ -65,7 +72,7 @@ pub fn deserialize(
                 #visit_map
             }
         },
-        flatten,
+        (&carried, &carried_values),
     );
     let dispatch = match form {
         _ if flatten => flatten::dispatch(params, form, &visitor_value),
