@@ -98,16 +98,6 @@ impl DatasetId {
                 Self::Events | Self::EventsTagLast,
                 StrategyId::MultitudeFresh | StrategyId::MultitudeReused,
             ) => Some(events::SKIPPED_MULTITUDE),
-            (
-                Self::Events | Self::EventsTagLast,
-                StrategyId::BumpaloFresh
-                | StrategyId::BumpaloReused
-                | StrategyId::BumpScopeFresh
-                | StrategyId::BumpScopeReused
-                | StrategyId::SlabFresh
-                | StrategyId::SlabReused
-                | StrategyId::SlabFreshViaValue,
-            ) => Some(events::SKIPPED_ARENA),
             _ => None,
         }
     }

@@ -347,20 +347,8 @@ impl<'de> multitude::de::DeserializeIn<'de, crate::datasets::MultiAlloc> for NoM
     }
 }
 
-impl<'a, A: arena_core::BumpAllocator + ?Sized> arena_core::ArenaDeserialize<'a, A> for NoModel {
-    fn deserialize_in<'de, D: serde::Deserializer<'de>>(_: &'a A, _: D) -> Result<Self, D::Error> {
-        Err(serde::de::Error::custom(NO_MODEL))
-    }
-}
-
 impl Digest for NoModel {
     fn digest(&self, _: &mut DefaultHasher) {
-        match *self {}
-    }
-}
-
-impl LiveSize for NoModel {
-    fn live_bytes(&self) -> usize {
         match *self {}
     }
 }

@@ -263,6 +263,8 @@ fn the_event_streams_run_in_json_and_msgpack_and_say_what_they_skip() {
         StrategyId::OwnedSystem,
         StrategyId::InPlaceSystem,
         StrategyId::Borrowed,
+        StrategyId::SlabFresh,
+        StrategyId::SlabFreshViaValue,
     ];
     let asked: Vec<&str> = measured
         .iter()

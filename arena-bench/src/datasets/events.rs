@@ -28,7 +28,7 @@ use crate::format::{Format, FormatId, Json, MsgPack};
 use crate::model::NoModel;
 
 crate::model! {
-    [owned borrowed]
+    [owned borrowed arena]
 
     /// A stream of events from one source: one document.
     struct Events {
@@ -117,7 +117,7 @@ impl Dataset for Events {
     const NAME: &'static str = "events";
     type Owned = owned::Events;
     type Borrowed<'a> = borrowed::Events<'a>;
-    type Arena<'a> = NoModel;
+    type Arena<'a> = arena::Events<'a>;
     type Multi = NoModel;
 }
 
@@ -129,7 +129,7 @@ impl Dataset for EventsTagLast {
     const NAME: &'static str = "events-tag-last";
     type Owned = owned::Events;
     type Borrowed<'a> = borrowed::Events<'a>;
-    type Arena<'a> = NoModel;
+    type Arena<'a> = arena::Events<'a>;
     type Multi = NoModel;
 }
 
@@ -140,10 +140,6 @@ pub const SKIPPED_FORMAT: &str = "postcard and bincode are not self-describing, 
 /// Why the multitude strategies are not measured on the event streams.
 pub const SKIPPED_MULTITUDE: &str = "multitude's #[derive(DeserializeIn)] refuses serde's tag, \
     content and untagged enums and flatten at compile time";
-
-/// Why the arena strategies are not measured on the event streams.
-pub const SKIPPED_ARENA: &str = "#[derive(ArenaDeserialize)] does not read serde's tag, content \
-    and untagged enums and flatten in this build";
 
 /// The key of an event's tag.
 pub const TAG: &str = "type";
@@ -391,11 +387,11 @@ fn move_tags_last<'a>(arena: &'a bumpalo::Bump, document: Value<'a>) -> Result<V
 mod tests {
     use core::marker::PhantomData;
 
-    use super::{Events, EventsTagLast, TAG, generate, owned, write_tag_last};
+    use super::{Events, EventsTagLast, TAG, arena, generate, owned, write_tag_last};
     use crate::datasets::Dataset;
     use crate::format::{Format, FormatId, Json, MsgPack};
     use crate::model::digest_of;
-    use arena_core::{ArenaSeed, Value};
+    use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator, Value};
 
     /// The formats the event streams are written in.
     const FORMATS: [FormatId; 2] = [FormatId::Json, FormatId::MsgPack];
@@ -512,6 +508,42 @@ mod tests {
                 let borrowed: <EventsTagLast as Dataset>::Borrowed<'_> =
                     decode(format, &bytes, PhantomData);
                 assert_eq!(digest_of(&borrowed), expected, "{}", format.name());
+            }
+        }
+    }
+
+    /// The digest of `bytes` (in `format`) read into the arena model in a new `A`.
+    fn arena_digest<A: BumpAllocator + Default>(format: FormatId, bytes: &[u8]) -> u64
+    where
+        for<'a> arena::Events<'a>: ArenaDeserialize<'a, A>,
+    {
+        let arena = A::default();
+        let events: arena::Events<'_> = decode(format, bytes, ArenaSeed::new(&arena));
+        digest_of(&events)
+    }
+
+    #[test]
+    fn the_arena_model_reads_both_documents_to_the_owned_digest_in_every_arena() {
+        let events = generate(50_000);
+        let expected = digest_of(&events);
+        for format in FORMATS {
+            for bytes in [
+                format.encode(&events).unwrap(),
+                write_tag_last(format, &events).unwrap(),
+            ] {
+                let name = format.name();
+                assert_eq!(
+                    arena_digest::<bumpalo::Bump>(format, &bytes),
+                    expected,
+                    "{name}"
+                );
+                assert_eq!(
+                    arena_digest::<bump_scope::Bump>(format, &bytes),
+                    expected,
+                    "{name}"
+                );
+                let slab = arena_digest::<arena_core::SlabArena>(format, &bytes);
+                assert_eq!(slab, expected, "{name}");
             }
         }
     }
