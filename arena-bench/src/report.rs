@@ -38,7 +38,8 @@ pub struct Meta {
     pub cpus: usize,
     /// Concurrent workers per strategy.
     pub threads: u32,
-    /// Requested size of the synthetic city, in postcard bytes.
+    /// Requested size of the synthetic documents (`--size`): the city's in postcard bytes, the
+    /// event streams' in MessagePack bytes.
     pub city_bytes: u64,
     /// Time budget for the timed documents of each cell, in milliseconds.
     pub budget_ms: u64,
