@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Arguments: format, dataset, strategy (names as in `--help` of arena-bench; the `*-mimalloc`
-//! strategies run with this binary's system allocator), size of the synthetic city, the
+//! strategies run with this binary's system allocator), size of the synthetic documents, the
 //! number of documents to read (default 10), and the number of threads each reading that many
 //! documents of their own copy, free-running (default 1). Prints the total time and the
 //! time per document (only indicative under a profiler).
@@ -100,8 +100,22 @@ fn main() -> Result<(), String> {
             .filter(|&n| n > 0)
             .ok_or("THREADS: a positive number")
     })?;
+    if let Some(why) = dataset.skipped(strategy) {
+        return Err(format!(
+            "{} is not measured on {}: {why}",
+            strategy.name(),
+            dataset.name()
+        ));
+    }
     let prepared = documents(dataset, size, &[format])?;
-    let input = &prepared.bytes[0].1;
+    let (_, input) = prepared.bytes.first().ok_or_else(|| {
+        format!(
+            "no {} document of {}: {}",
+            format.name(),
+            dataset.name(),
+            dataset.skipped_format(format).unwrap_or("")
+        )
+    })?;
     dispatch(
         format,
         dataset,

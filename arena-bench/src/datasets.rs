@@ -1,13 +1,19 @@
-//! The datasets: a synthetic city of any size, and the json-benchmark corpus.
+//! The datasets: a synthetic city of any size, the json-benchmark corpus, and synthetic event
+//! streams in serde's buffered representations.
 //!
 //! Each dataset is a data model written once with [`model!`](crate::model!) and a source of
-//! documents: [`city`] generates them, the others read `arena-bench/data/*.json`.
+//! documents: [`city`] and [`events`] generate them, the others read
+//! `arena-bench/data/*.json`.
 
 pub mod canada;
 pub mod citm;
 pub mod city;
+pub mod events;
+mod splitmix;
 pub mod twitter;
 
+use crate::dispatch::StrategyId;
+use crate::format::FormatId;
 use crate::model::{Digest, LiveSize};
 
 /// Lets [`Dataset::Multi`] name multitude's default allocator.
@@ -42,11 +48,23 @@ pub enum DatasetId {
     CitmCatalog,
     /// json-benchmark's `canada.json`: one polygon, almost only floats.
     Canada,
+    /// Synthetic web events, scalable: internally tagged, adjacently tagged, untagged and
+    /// flattened, each event's tag first.
+    Events,
+    /// The same events, each event's tag last in its map.
+    EventsTagLast,
 }
 
 impl DatasetId {
     /// Every dataset, in report order.
-    pub const ALL: [Self; 4] = [Self::City, Self::Twitter, Self::CitmCatalog, Self::Canada];
+    pub const ALL: [Self; 6] = [
+        Self::City,
+        Self::Twitter,
+        Self::CitmCatalog,
+        Self::Canada,
+        Self::Events,
+        Self::EventsTagLast,
+    ];
 
     /// The name in rows and on the command line.
     #[must_use]
@@ -56,6 +74,31 @@ impl DatasetId {
             Self::Twitter => twitter::Twitter::NAME,
             Self::CitmCatalog => citm::CitmCatalog::NAME,
             Self::Canada => canada::Canada::NAME,
+            Self::Events => events::Events::NAME,
+            Self::EventsTagLast => events::EventsTagLast::NAME,
+        }
+    }
+
+    /// Why the dataset has no document in `format`, if it has none.
+    #[must_use]
+    pub const fn skipped_format(self, format: FormatId) -> Option<&'static str> {
+        match (self, format) {
+            (Self::Events | Self::EventsTagLast, FormatId::Postcard | FormatId::Bincode) => {
+                Some(events::SKIPPED_FORMAT)
+            }
+            _ => None,
+        }
+    }
+
+    /// Why `strategy` is not measured on the dataset, if it is not.
+    #[must_use]
+    pub const fn skipped(self, strategy: StrategyId) -> Option<&'static str> {
+        match (self, strategy) {
+            (
+                Self::Events | Self::EventsTagLast,
+                StrategyId::MultitudeFresh | StrategyId::MultitudeReused,
+            ) => Some(events::SKIPPED_MULTITUDE),
+            _ => None,
         }
     }
 

@@ -3,7 +3,7 @@
 //! into its format, dataset and strategy types for a [`CellVisitor`], and [`measure_cell`]
 //! reaches the generic [`measure`] that way.
 
-use crate::datasets::{Dataset, DatasetId, canada, citm, city, twitter};
+use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
 use crate::format::{Bincode, Format, FormatId, Json, MsgPack, Postcard};
 use crate::measure::{Plan, Row, measure};
 use crate::strategy::{
@@ -221,6 +221,8 @@ fn with_dataset<F: Format, V: CellVisitor>(
         DatasetId::Twitter => with_strategy::<F, twitter::Twitter, V>(strategy, visitor),
         DatasetId::CitmCatalog => with_strategy::<F, citm::CitmCatalog, V>(strategy, visitor),
         DatasetId::Canada => with_strategy::<F, canada::Canada, V>(strategy, visitor),
+        DatasetId::Events => with_strategy::<F, events::Events, V>(strategy, visitor),
+        DatasetId::EventsTagLast => with_strategy::<F, events::EventsTagLast, V>(strategy, visitor),
     }
 }
 

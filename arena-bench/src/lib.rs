@@ -1,12 +1,15 @@
 //! arena-bench: one command that compares allocation strategies for serde deserialization,
 //! on real and large data, with time and memory.
 //!
-//! `cargo run --release -p arena-bench` generates a synthetic city, reads the json-benchmark
+//! `cargo run --release -p arena-bench` generates a synthetic city and two synthetic event
+//! streams (serde's tagged and untagged enums and `flatten`: each event's tag first, and the
+//! same events with each tag last, in JSON and MessagePack only), reads the json-benchmark
 //! corpus, writes every document in postcard, bincode 2, MessagePack and JSON, and measures
 //! every strategy on every document: owned types under the system allocator and mimalloc,
 //! serde's `deserialize_in_place`, zero-copy borrowing, `#[derive(ArenaDeserialize)]` into
 //! bump arenas (for JSON also through an `arena_core::Value`, parsed and then replayed into the
-//! arena model), and multitude's `#[derive(DeserializeIn)]`. Each cell runs in its own child
+//! arena model), and multitude's `#[derive(DeserializeIn)]` (not on the event streams, which
+//! it cannot read). Each cell runs in its own child
 //! process (so peak resident memory is per strategy); every result is checked equal to the
 //! owned result before it is timed. The value table compares parsing each JSON document into a
 //! dynamic value: `arena_core::Value` in an arena against `serde_json::Value`, simd-json and

@@ -319,6 +319,40 @@ impl<T: MultiBoxable + Digest> Digest for MultiBox<T> {
     }
 }
 
+/// The representation a dataset has not got, for a strategy that cannot read it (multitude
+/// on the event streams: its derive refuses serde's tagged and untagged enums and `flatten`).
+///
+/// The parent and the child keep such cells out of the matrix
+/// ([`DatasetId::skipped`](crate::datasets::DatasetId::skipped)); reading one anyway (the
+/// criterion benches, the profiling example) fails with [`NO_MODEL`]. It has no values, so
+/// its [`Digest`] and [`LiveSize`] are never called.
+#[derive(Debug)]
+pub enum NoModel {}
+
+/// What reading a [`NoModel`] fails with.
+pub const NO_MODEL: &str = "this dataset has no model for this strategy (see `--help`)";
+
+impl<'de> serde::Deserialize<'de> for NoModel {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(serde::de::Error::custom(NO_MODEL))
+    }
+}
+
+impl<'de> multitude::de::DeserializeIn<'de, crate::datasets::MultiAlloc> for NoModel {
+    fn deserialize_in<D: serde::Deserializer<'de>>(
+        _: &multitude::Arena,
+        _: D,
+    ) -> Result<Self, D::Error> {
+        Err(serde::de::Error::custom(NO_MODEL))
+    }
+}
+
+impl Digest for NoModel {
+    fn digest(&self, _: &mut DefaultHasher) {
+        match *self {}
+    }
+}
+
 /// The deep, exactly-sized heap footprint of a value: what it would hold if every string and
 /// slice were allocated at exactly its length, with no padding, header or spare capacity.
 ///
@@ -419,107 +453,222 @@ macro_rules! model_ty {
     (arena $l:lifetime; $s:ident) => { $s<$l> };
 }
 
-/// Writes the `owned`, `borrowed` and `multi` representations of a data model (and `arena`,
-/// see [`model_arena!`](crate::model_arena!)), with their [`Digest`] impls.
+/// Writes the representations of a data model, each in a module of its own, with their
+/// [`Digest`] impls (and, for `arena`, [`LiveSize`]): `owned`, `borrowed`, `arena` and
+/// `multi`, or only those listed first, as in `model! { [owned borrowed arena] ... }`, for a
+/// model one of them cannot read.
 ///
-/// Attributes on structs and fields are serde's, and given to every representation.
+/// The items are structs and enums. An enum's variants are unit (`Name`), newtype
+/// (`Name(T)`) or struct (`Name { field: T }`); every representation but `owned` has a
+/// lifetime, which Rust refuses unused, so some variant of an enum must hold a string, a
+/// sequence, a map, a box or an enum or struct of the model. `multi` is written for structs
+/// only: multitude's derive refuses serde's internally, adjacently tagged and untagged enums,
+/// which are what a model's enums are for. Attributes on items, variants and fields are
+/// serde's, and given to every representation.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! model {
-    ($(
-        $(#[$cattr:meta])*
-        struct $name:ident { $( $(#[$fattr:meta])* $field:ident : $ty:tt ),* $(,)? }
-    )*) => {
+    (@each [$($rep:ident)*] $items:tt) => {
+        $( $crate::model_module!($rep $items); )*
+    };
+    ([$($rep:ident)*] $($items:tt)*) => {
+        $crate::model!(@each [$($rep)*] { $($items)* });
+    };
+    ($($items:tt)*) => {
+        $crate::model!([owned borrowed arena multi] $($items)*);
+    };
+}
+
+/// One representation's module, for [`model!`](crate::model!).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! model_module {
+    (owned { $( $(#[$attr:meta])* $kind:ident $name:ident $body:tt )* }) => {
         /// Owned representation: `String`, `Vec`, `BTreeMap`, `Box`; serde `Deserialize`
         /// (with serde_derive's `deserialize_in_place`) and `Serialize`.
         pub mod owned {
-            #[allow(unused_imports)]
-            use super::owned;
-            $(
-                #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
-                $(#[$cattr])*
-                #[allow(missing_docs)]
-                pub struct $name { $( $(#[$fattr])* pub $field: $crate::model_ty!(owned 'a; $ty), )* }
-
-                impl $crate::model::Digest for $name {
-                    fn digest(&self, _h: &mut ::std::hash::DefaultHasher) {
-                        $( $crate::model::Digest::digest(&self.$field, _h); )*
-                    }
-                }
-            )*
+            $( $crate::model_item!(owned $(#[$attr])* $kind $name $body); )*
         }
-
+    };
+    (borrowed { $( $(#[$attr:meta])* $kind:ident $name:ident $body:tt )* }) => {
         /// Zero-copy representation: strings borrowed from the input where the format allows.
         pub mod borrowed {
-            $(
-                #[derive(Debug, ::serde::Deserialize)]
-                #[serde(bound(deserialize = "'de: 'a"))]
-                $(#[$cattr])*
-                #[allow(missing_docs)]
-                pub struct $name<'a> {
-                    $( $(#[$fattr])* pub $field: $crate::model_ty!(borrowed 'a; $ty), )*
-                    #[serde(skip)]
-                    pub _input: ::core::marker::PhantomData<&'a ()>,
-                }
-
-                impl $crate::model::Digest for $name<'_> {
-                    fn digest(&self, _h: &mut ::std::hash::DefaultHasher) {
-                        $( $crate::model::Digest::digest(&self.$field, _h); )*
-                    }
-                }
-            )*
+            $( $crate::model_item!(borrowed $(#[$attr])* $kind $name $body); )*
         }
-
+    };
+    (arena { $( $(#[$attr:meta])* $kind:ident $name:ident $body:tt )* }) => {
         /// Arena representation: `#[derive(ArenaDeserialize)]`, everything in the arena.
         pub mod arena {
-            $(
-                #[derive(Debug, ::arena_core::ArenaDeserialize)]
-                $(#[$cattr])*
-                #[allow(missing_docs)]
-                pub struct $name<'a> {
-                    $( $(#[$fattr])* pub $field: $crate::model_ty!(arena 'a; $ty), )*
-                    // Every arena struct has the arena lifetime, even one of numbers only.
-                    #[serde(skip)]
-                    pub _arena: ::core::marker::PhantomData<&'a ()>,
-                }
-
-                impl $crate::model::Digest for $name<'_> {
-                    fn digest(&self, _h: &mut ::std::hash::DefaultHasher) {
-                        $( $crate::model::Digest::digest(&self.$field, _h); )*
-                    }
-                }
-
-                impl $crate::model::LiveSize for $name<'_> {
-                    fn live_bytes(&self) -> usize {
-                        0 $( + $crate::model::LiveSize::live_bytes(&self.$field) )*
-                    }
-                }
-            )*
+            $( $crate::model_item!(arena $(#[$attr])* $kind $name $body); )*
         }
-
+    };
+    (multi { $( $(#[$attr:meta])* $kind:ident $name:ident $body:tt )* }) => {
         /// multitude's representation: `#[derive(DeserializeIn)]` into a `multitude::Arena`.
         pub mod multi {
-            $(
-                #[derive(Debug, ::multitude::de::DeserializeIn)]
-                $(#[$cattr])*
-                #[allow(missing_docs)]
-                pub struct $name { $( $(#[$fattr])* pub $field: $crate::model_ty!(multi 'a; $ty), )* }
-
-                impl $crate::model::Digest for $name {
-                    fn digest(&self, _h: &mut ::std::hash::DefaultHasher) {
-                        $( $crate::model::Digest::digest(&self.$field, _h); )*
-                    }
-                }
-
-                impl $crate::model::MultiBoxable for $name {
-                    fn deserialize_boxed<'de, D: ::serde::Deserializer<'de>>(
-                        arena: &::multitude::Arena,
-                        deserializer: D,
-                    ) -> ::core::result::Result<::multitude::Box<Self>, D::Error> {
-                        <::multitude::Box<Self> as ::multitude::de::DeserializeIn<'de, $crate::datasets::MultiAlloc>>::deserialize_in(arena, deserializer)
-                    }
-                }
-            )*
+            $( $crate::model_item!(multi $(#[$attr])* $kind $name $body); )*
         }
+    };
+}
+
+/// One struct or enum of one representation, for [`model!`](crate::model!).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! model_item {
+    (owned $(#[$cattr:meta])* struct $name:ident {
+        $( $(#[$fattr:meta])* $field:ident : $ty:tt ),* $(,)?
+    }) => {
+        #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+        $(#[$cattr])*
+        #[allow(missing_docs)]
+        pub struct $name { $( $(#[$fattr])* pub $field: $crate::model_ty!(owned 'a; $ty), )* }
+
+        $crate::model_item!(@struct_digest [$name] $($field)*);
+    };
+    (owned $(#[$cattr:meta])* enum $name:ident $body:tt) => {
+        $crate::model_item!(@enum owned [
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            $(#[$cattr])*
+        ] [$name] [$name] $body);
+    };
+    (borrowed $(#[$cattr:meta])* struct $name:ident {
+        $( $(#[$fattr:meta])* $field:ident : $ty:tt ),* $(,)?
+    }) => {
+        #[derive(Debug, ::serde::Deserialize)]
+        #[serde(bound(deserialize = "'de: 'a"))]
+        $(#[$cattr])*
+        #[allow(missing_docs)]
+        pub struct $name<'a> {
+            $( $(#[$fattr])* pub $field: $crate::model_ty!(borrowed 'a; $ty), )*
+            #[serde(skip)]
+            pub _input: ::core::marker::PhantomData<&'a ()>,
+        }
+
+        $crate::model_item!(@struct_digest [$name<'_>] $($field)*);
+    };
+    (borrowed $(#[$cattr:meta])* enum $name:ident $body:tt) => {
+        $crate::model_item!(@enum borrowed [
+            #[derive(Debug, ::serde::Deserialize)]
+            #[serde(bound(deserialize = "'de: 'a"))]
+            $(#[$cattr])*
+        ] [$name<'a>] [$name<'_>] $body);
+    };
+    (arena $(#[$cattr:meta])* struct $name:ident {
+        $( $(#[$fattr:meta])* $field:ident : $ty:tt ),* $(,)?
+    }) => {
+        #[derive(Debug, ::arena_core::ArenaDeserialize)]
+        $(#[$cattr])*
+        #[allow(missing_docs)]
+        pub struct $name<'a> {
+            $( $(#[$fattr])* pub $field: $crate::model_ty!(arena 'a; $ty), )*
+            // Every arena struct has the arena lifetime, even one of numbers only.
+            #[serde(skip)]
+            pub _arena: ::core::marker::PhantomData<&'a ()>,
+        }
+
+        $crate::model_item!(@struct_digest [$name<'_>] $($field)*);
+
+        impl $crate::model::LiveSize for $name<'_> {
+            fn live_bytes(&self) -> usize {
+                0 $( + $crate::model::LiveSize::live_bytes(&self.$field) )*
+            }
+        }
+    };
+    (arena $(#[$cattr:meta])* enum $name:ident $body:tt) => {
+        $crate::model_item!(@enum arena [
+            #[derive(Debug, ::arena_core::ArenaDeserialize)]
+            $(#[$cattr])*
+        ] [$name<'a>] [$name<'_>] $body);
+    };
+    (multi $(#[$cattr:meta])* struct $name:ident {
+        $( $(#[$fattr:meta])* $field:ident : $ty:tt ),* $(,)?
+    }) => {
+        #[derive(Debug, ::multitude::de::DeserializeIn)]
+        $(#[$cattr])*
+        #[allow(missing_docs)]
+        pub struct $name { $( $(#[$fattr])* pub $field: $crate::model_ty!(multi 'a; $ty), )* }
+
+        $crate::model_item!(@struct_digest [$name] $($field)*);
+
+        impl $crate::model::MultiBoxable for $name {
+            fn deserialize_boxed<'de, D: ::serde::Deserializer<'de>>(
+                arena: &::multitude::Arena,
+                deserializer: D,
+            ) -> ::core::result::Result<::multitude::Box<Self>, D::Error> {
+                <::multitude::Box<Self> as ::multitude::de::DeserializeIn<'de, $crate::datasets::MultiAlloc>>::deserialize_in(arena, deserializer)
+            }
+        }
+    };
+    // An enum of representation `$rep`: its attributes, how it is declared, its `Self` type
+    // with an anonymous lifetime, and its variants.
+    (@enum $rep:ident [$($attr:tt)*] [$($decl:tt)+] [$($self_ty:tt)+] {
+        $(
+            $(#[$vattr:meta])* $variant:ident
+            $({ $( $(#[$fattr:meta])* $field:ident : $ty:tt ),* $(,)? })?
+            $(( $nty:tt ))?
+        ),* $(,)?
+    }) => {
+        $($attr)*
+        #[allow(missing_docs)]
+        pub enum $($decl)+ {
+            $(
+                $(#[$vattr])* $variant
+                $({ $( $(#[$fattr])* $field: $crate::model_ty!($rep 'a; $ty) ),* })?
+                $(( $crate::model_ty!($rep 'a; $nty) ))?
+            ),*
+        }
+
+        $crate::model_item!(@enum_digest [$($self_ty)+] $( $variant $({ $($field)* })? $(( $nty ))? ),*);
+        $crate::model_item!(@enum_live_size $rep [$($self_ty)+] $( $variant $({ $($field)* })? $(( $nty ))? ),*);
+    };
+    // An arena enum's live size: its variant's fields'.
+    (@enum_live_size arena [$($self_ty:tt)+] $( $variant:ident $({ $($field:ident)* })? $(( $nty:tt ))? ),*) => {
+        impl $crate::model::LiveSize for $($self_ty)+ {
+            fn live_bytes(&self) -> usize {
+                match self {
+                    $(
+                        Self::$variant $({ $($field),* })? $(( $crate::model_bind!($nty value) ))? => {
+                            0 $( $( + $crate::model::LiveSize::live_bytes($field) )* )?
+                              $( + $crate::model::LiveSize::live_bytes($crate::model_bind!($nty value)) )?
+                        }
+                    )*
+                }
+            }
+        }
+    };
+    (@enum_live_size $rep:ident $($rest:tt)*) => {};
+    // A struct's digest: its fields in order.
+    (@struct_digest [$($self_ty:tt)+] $($field:ident)*) => {
+        impl $crate::model::Digest for $($self_ty)+ {
+            fn digest(&self, _h: &mut ::std::hash::DefaultHasher) {
+                $( $crate::model::Digest::digest(&self.$field, _h); )*
+            }
+        }
+    };
+    // An enum's digest: the variant's name, then its fields in order.
+    (@enum_digest [$($self_ty:tt)+] $( $variant:ident $({ $($field:ident)* })? $(( $nty:tt ))? ),*) => {
+        impl $crate::model::Digest for $($self_ty)+ {
+            fn digest(&self, h: &mut ::std::hash::DefaultHasher) {
+                match self {
+                    $(
+                        Self::$variant $({ $($field),* })? $(( $crate::model_bind!($nty value) ))? => {
+                            $crate::model::Digest::digest(&stringify!($variant), h);
+                            $( $( $crate::model::Digest::digest($field, h); )* )?
+                            $( $crate::model::Digest::digest($crate::model_bind!($nty value), h); )?
+                        }
+                    )*
+                }
+            }
+        }
+    };
+}
+
+/// `$binding`, whatever the type before it: names a newtype variant's content in the patterns
+/// and expressions [`model_item!`](crate::model_item!) writes, where only the type says that
+/// the variant has one.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! model_bind {
+    ($ty:tt $binding:ident) => {
+        $binding
     };
 }

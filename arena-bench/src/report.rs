@@ -38,7 +38,8 @@ pub struct Meta {
     pub cpus: usize,
     /// Concurrent workers per strategy.
     pub threads: u32,
-    /// Requested size of the synthetic city, in postcard bytes.
+    /// Requested size of the synthetic documents (`--size`): the city's in postcard bytes, the
+    /// event streams' in MessagePack bytes.
     pub city_bytes: u64,
     /// Time budget for the timed documents of each cell, in milliseconds.
     pub budget_ms: u64,
@@ -47,6 +48,10 @@ pub struct Meta {
     pub rounds: u32,
     /// Wall time of the whole run, in seconds.
     pub wall_seconds: f64,
+    /// The cells left out by design, one line per dataset and reason (see
+    /// [`DatasetId::skipped`](crate::datasets::DatasetId::skipped)).
+    #[serde(default)]
+    pub skipped: Vec<String>,
 }
 
 /// A row with the figures computed across rows of one run.
@@ -125,7 +130,8 @@ impl Report {
         let m = &self.meta;
         let _ = writeln!(
             out,
-            "{} logical CPU(s), {}; {} thread(s) per strategy; city of {:.1} MB (postcard); \
+            "{} logical CPU(s), {}; {} thread(s) per strategy; synthetic documents of {:.1} MB (the city in postcard, \
+             the event streams in MessagePack); \
              {} ms of timed documents per cell over {} interleaved round(s), each row its cell's \
              median round; {:.0} s in all. Speedup: per document (deserialization + drop) \
              against owned-system.\n",
@@ -137,6 +143,13 @@ impl Report {
             m.rounds.max(1),
             m.wall_seconds
         );
+        if !m.skipped.is_empty() {
+            out.push_str("Not measured, by design:\n\n");
+            for note in &m.skipped {
+                let _ = writeln!(out, "- {note}");
+            }
+            out.push('\n');
+        }
         out.push_str(
             "| format/dataset/strategy | input MB | median ms | ± % | MB/s | drop ms | \
              ms per doc | speedup | allocs/doc | peak RSS MB | arena reserved (warm) / used / live MB |\n",

@@ -255,3 +255,55 @@ fn two_threads_report_sane_rows_and_a_json_copy() {
     let _ = std::fs::remove_file(&copy);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn the_event_streams_run_in_json_and_msgpack_and_say_what_they_skip() {
+    let out = out_dir("events");
+    let measured = [
+        StrategyId::OwnedSystem,
+        StrategyId::InPlaceSystem,
+        StrategyId::Borrowed,
+        StrategyId::SlabFresh,
+        StrategyId::SlabFreshViaValue,
+    ];
+    let asked: Vec<&str> = measured
+        .iter()
+        .chain(&[StrategyId::MultitudeFresh])
+        .map(|s| s.name())
+        .collect();
+    let report = run(
+        &out,
+        &[
+            "--dataset",
+            "events,events-tag-last",
+            "--size",
+            "20KB",
+            "--strategy",
+            &asked.join(","),
+            "--no-figures",
+        ],
+    );
+    // Every format was asked for: JSON and MessagePack are measured, the other two skipped.
+    check_rows(&report, 2, 2, &measured);
+    for r in &report.rows {
+        assert!(
+            r.row.format == "json" || r.row.format == "msgpack",
+            "{}: the event streams are JSON and MessagePack only",
+            r.name
+        );
+    }
+    for dataset in ["events", "events-tag-last"] {
+        let notes: Vec<&String> = report
+            .meta
+            .skipped
+            .iter()
+            .filter(|n| n.starts_with(&format!("{dataset}: ")))
+            .collect();
+        assert_eq!(notes.len(), 2, "{dataset}: {notes:?}");
+        assert!(notes[0].starts_with(&format!("{dataset}: postcard, bincode (")));
+        assert!(notes[1].starts_with(&format!("{dataset}: multitude-fresh (")));
+    }
+    let table = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(table.contains("Not measured, by design:"), "{table}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -2,6 +2,7 @@
 //! optional nicknames; deterministic, from 1 KB to several hundred MB.
 
 use super::Dataset;
+use super::splitmix::SplitMix;
 
 crate::model! {
     /// A city and all its citizens: one document.
@@ -49,27 +50,6 @@ impl Dataset for City {
 /// citizens, 4 from 2,097,152), so 200 MB comes out 0.9% over. The test below keeps
 /// `generate(n)` within 5% of `n`.
 pub const POSTCARD_BYTES_PER_CITIZEN: usize = 83;
-
-/// A small deterministic generator (splitmix64): the same city on every machine and run.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn pick<'t>(&mut self, items: &[&'t str]) -> &'t str {
-        items[usize::try_from(self.below(items.len() as u64)).unwrap_or(0)]
-    }
-}
 
 const SYLLABLES: [&str; 16] = [
     "ka", "lo", "mi", "ra", "ten", "vo", "sa", "li", "dor", "an", "el", "mar", "is", "ku", "be",

@@ -54,6 +54,20 @@ fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String>
             format.name()
         ));
     }
+    if let Some(why) = dataset.skipped_format(format) {
+        return Err(format!(
+            "no {} document of {}: {why}",
+            format.name(),
+            dataset.name()
+        ));
+    }
+    if let Some(why) = dataset.skipped(strategy) {
+        return Err(format!(
+            "{} is not measured on {}: {why}",
+            strategy.name(),
+            dataset.name()
+        ));
+    }
     if strategy.allocator() != allocator {
         return Err(format!(
             "{} needs the {} allocator, this binary has {}",

@@ -6,18 +6,22 @@ use crate::datasets::DatasetId;
 use crate::dispatch::StrategyId;
 use crate::format::FormatId;
 
-/// The default size of the synthetic city, in postcard bytes: 2 MB (about 24,000 citizens,
-/// 4.3 MB of JSON). The default run measures 4 formats × 4 datasets × every strategy that
-/// reads every format and the 4 JSON documents × every strategy that reads JSON only, each
-/// cell in its own process; at this size the slowest cell (owned, system allocator, JSON) takes
-/// about 25 ms per document on a 2-core machine, so each cell fits its budget with enough runs
-/// for a median, and the whole run stays well under 3 minutes.
+/// The default size of the synthetic documents (`--size`), in bytes of the city's postcard
+/// and of the event streams' MessagePack: 2 MB (about 24,000 citizens, 4.3 MB of JSON; about
+/// 11,700 events, 2.4 MB of JSON). The default run measures 4 formats × 4 datasets × every
+/// strategy that reads every format, the 2 event streams in JSON and MessagePack × every such
+/// strategy but multitude's, and the 6 JSON documents × every strategy that reads JSON only,
+/// each cell in its own process; at this size the slowest cell (owned, system allocator, JSON
+/// city) takes about 25 ms per document on a 2-core machine, so each cell fits its budget with
+/// enough runs for a median, and the whole run stays well under 3 minutes.
 pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
 
 /// Timed time per cell by default. With 16 cells for each of the 13 strategies that read every
-/// format and 4 (the JSON documents) for each of the 7 that read JSON only (the value table's 6
-/// and slab-fresh-via-value), 236 cells, 300 ms each is about 71 s of timing, leaving room for the process starts, the check and counting passes and a loaded
-/// machine within the 3 minutes.
+/// format, 4 more for each of the 11 of them that read the event streams, and 6 (the JSON
+/// documents) for each of the 7 that read JSON only (the value table's 6 and
+/// slab-fresh-via-value), 294 cells, 300 ms each is about 88 s of timing, leaving room for the
+/// process starts, the check and counting passes and a loaded machine within the 3 minutes
+/// (the whole default run took 89 s on the 2-vCPU Xeon VM, the event streams about 28 s of it).
 pub const DEFAULT_BUDGET_MS: u64 = 300;
 
 /// Rounds over the whole matrix by default: each cell is measured in this many separate child
@@ -47,14 +51,20 @@ USAGE: cargo run --release -p arena-bench -- [OPTIONS]
 
 OPTIONS (lists are comma-separated; the default is all):
   --format F        postcard, bincode, msgpack, json
-  --dataset D       city, twitter, citm_catalog, canada
+  --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last;
+                    the event streams (serde's internally tagged, adjacently tagged and
+                    untagged enums and flatten; events-tag-last: each event's tag last in its
+                    map) are written in JSON and MessagePack only (postcard and bincode cannot
+                    carry them), and the multitude strategies are not measured on them (its
+                    derive refuses these representations)
   --strategy S      owned-system, owned-mimalloc, in-place-system, in-place-mimalloc, borrowed,
                     bumpalo-fresh, bumpalo-reused, bump-scope-fresh, bump-scope-reused,
                     slab-fresh, slab-reused, slab-fresh-via-value (JSON only),
                     multitude-fresh, multitude-reused;
                     the value table (JSON only): value-serde-system, value-serde-mimalloc,
                     value-slab-fresh, value-bumpalo-fresh, value-simd-json, value-sonic-rs
-  --size SIZE       size of the synthetic city in postcard, e.g. 500KB, 2MB (default), 200MB
+  --size SIZE       size of the synthetic documents, e.g. 500KB, 2MB (default), 200MB: the
+                    city in postcard, the event streams in MessagePack
   --threads N       N workers deserializing their own documents concurrently (default 1)
   --budget-ms MS    time spent timing each cell, over all rounds (default 300)
   --rounds N        measure the whole matrix N times, interleaved, and report each cell's

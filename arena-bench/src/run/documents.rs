@@ -1,9 +1,10 @@
-//! The documents of a dataset, one per format: the synthetic city is generated at the size
-//! asked for, the corpus is read from `arena-bench/data/`.
+//! The documents of a dataset, one per format it can be written in: the synthetic city and
+//! event streams are generated at the size asked for, the corpus is read from
+//! `arena-bench/data/`.
 
 use std::path::{Path, PathBuf};
 
-use crate::datasets::{Dataset, DatasetId, canada, citm, city, twitter};
+use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
 use crate::dispatch::StrategyId;
 use crate::format::FormatId;
 use crate::model::digest_of;
@@ -24,7 +25,8 @@ pub struct Documents {
     /// [`document_digest`] of the JSON document, when JSON is among the formats: what the
     /// value table's strategies must reproduce.
     pub value_digest: Option<u64>,
-    /// The document in each format.
+    /// The document in each format asked for that the dataset can be written in
+    /// ([`DatasetId::skipped_format`]).
     pub bytes: Vec<(FormatId, Vec<u8>)>,
 }
 
@@ -40,20 +42,18 @@ impl Documents {
     }
 }
 
-fn encode_all<D: Dataset>(
+/// The documents of `dataset`, whose value is `owned`, each written by `write`.
+fn write_all<D: Dataset>(
     dataset: DatasetId,
     owned: &D::Owned,
-    json: Option<Vec<u8>>,
     formats: &[FormatId],
+    write: impl Fn(FormatId) -> Result<Vec<u8>, String>,
 ) -> Result<Documents, String> {
     let mut bytes = Vec::new();
     for &format in formats {
-        let document = match (format, &json) {
-            // The real file, unmodeled fields and all, for JSON.
-            (FormatId::Json, Some(original)) => original.clone(),
-            _ => format.encode(owned)?,
-        };
-        bytes.push((format, document));
+        if dataset.skipped_format(format).is_none() {
+            bytes.push((format, write(format)?));
+        }
     }
     let value_digest = bytes
         .iter()
@@ -77,23 +77,36 @@ fn corpus<D: Dataset>(
     let json = std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     let owned: D::Owned = serde_json::from_slice(&json)
         .map_err(|e| format!("{} does not match its model: {e}", path.display()))?;
-    encode_all::<D>(dataset, &owned, Some(json), formats)
+    write_all::<D>(dataset, &owned, formats, |format| match format {
+        // The real file, unmodeled fields and all, for JSON.
+        FormatId::Json => Ok(json.clone()),
+        _ => format.encode(&owned),
+    })
 }
 
-/// The documents of `dataset` in `formats`; `city_bytes` sizes the synthetic city.
+/// The documents of `dataset` in those of `formats` it can be written in; `size` sizes the
+/// synthetic documents (`--size`): the city in postcard bytes, the event streams in MessagePack
+/// bytes.
 ///
 /// # Errors
 ///
 /// A corpus file that cannot be read or does not match its model.
-pub fn documents(
-    dataset: DatasetId,
-    city_bytes: u64,
-    formats: &[FormatId],
-) -> Result<Documents, String> {
+pub fn documents(dataset: DatasetId, size: u64, formats: &[FormatId]) -> Result<Documents, String> {
+    let size = usize::try_from(size).unwrap_or(usize::MAX);
     match dataset {
         DatasetId::City => {
-            let owned = city::generate(usize::try_from(city_bytes).unwrap_or(usize::MAX));
-            encode_all::<city::City>(dataset, &owned, None, formats)
+            let owned = city::generate(size);
+            write_all::<city::City>(dataset, &owned, formats, |f| f.encode(&owned))
+        }
+        DatasetId::Events => {
+            let owned = events::generate(size);
+            write_all::<events::Events>(dataset, &owned, formats, |f| f.encode(&owned))
+        }
+        DatasetId::EventsTagLast => {
+            let owned = events::generate(size);
+            write_all::<events::EventsTagLast>(dataset, &owned, formats, |f| {
+                events::write_tag_last(f, &owned)
+            })
         }
         DatasetId::Twitter => corpus::<twitter::Twitter>(dataset, "twitter.json", formats),
         DatasetId::CitmCatalog => {

@@ -132,10 +132,21 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
         .flat_map(|(format, p, path)| {
             o.strategies
                 .iter()
-                .filter(move |s| s.reads(format))
+                .filter(move |s| s.reads(format) && p.dataset.skipped(**s).is_none())
                 .map(move |&strategy| (format, p, strategy, path))
         })
         .collect();
+    let skipped = skipped_cells(o);
+    for note in &skipped {
+        eprintln!("not measured: {note}");
+    }
+    if cells.is_empty() {
+        return Err(
+            "nothing to measure: no dataset is written in the formats asked for, or \
+                    none is read by the strategies asked for"
+                .to_owned(),
+        );
+    }
     let total = cells.len() * o.rounds as usize;
     let budget_ms = (o.budget_ms / u64::from(o.rounds)).max(1);
     let mut rounds: Vec<Vec<Row>> = vec![Vec::with_capacity(o.rounds as usize); cells.len()];
@@ -178,6 +189,7 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
         budget_ms: o.budget_ms,
         rounds: o.rounds,
         wall_seconds: started.elapsed().as_secs_f64(),
+        skipped,
     };
     let mut report = Report::new(meta, rows);
     if o.figures {
@@ -201,6 +213,34 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     }
     eprintln!("reports: {}/report.{{md,json,svg}}", out.display());
     Ok(())
+}
+
+/// What the run leaves out of the matrix by design, one line per dataset and reason: the
+/// formats asked for that a dataset has no document in, and the strategies asked for that are
+/// not measured on it.
+fn skipped_cells(o: &Options) -> Vec<String> {
+    let mut notes = Vec::new();
+    for &dataset in &o.datasets {
+        let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
+        let formats = o
+            .formats
+            .iter()
+            .filter_map(|&f| dataset.skipped_format(f).map(|why| (why, f.name())));
+        let strategies = o
+            .strategies
+            .iter()
+            .filter_map(|&s| dataset.skipped(s).map(|why| (why, s.name())));
+        for (why, name) in formats.chain(strategies) {
+            match by_reason.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, names)) => names.push(name),
+                None => by_reason.push((why, vec![name])),
+            }
+        }
+        for (why, names) in by_reason {
+            notes.push(format!("{}: {} ({why})", dataset.name(), names.join(", ")));
+        }
+    }
+    notes
 }
 
 /// The spike is this many times the requested city (`--size`), up to [`SPIKE_CAP_BYTES`]: at
