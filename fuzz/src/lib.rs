@@ -271,11 +271,29 @@ fn check_rewinding<A: BumpAllocator>(
     data: &[u8],
     owned: &Result<OwnedDoc, String>,
 ) {
+    compare(
+        format,
+        &decode_rewinding::<Doc, _>(format, arena, data),
+        owned,
+    );
+}
+
+/// `data` read into a `T` in `arena`, an arena that can rewind, asserting that a failed call
+/// leaves the arena's used bytes as they were.
+///
+/// JSON's trailing characters are the exception: they are found after the call has read its
+/// value (`Deserializer::end`), so the call succeeded and keeps what it read.
+pub(crate) fn decode_rewinding<'bump, T, A>(
+    format: Format,
+    arena: &'bump A,
+    data: &[u8],
+) -> Result<T, String>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator,
+{
     let before = arena.stats().used_bytes;
-    let result = decode_in::<Doc, _>(format, arena, data);
-    compare(format, &result, owned);
-    // JSON's trailing characters are found after the call has read its value
-    // (`Deserializer::end`): the call succeeded and keeps what it read.
+    let result = decode_in::<T, A>(format, arena, data);
     if result
         .as_ref()
         .is_err_and(|e| !e.starts_with("trailing characters"))
@@ -286,6 +304,7 @@ fn check_rewinding<A: BumpAllocator>(
             "a failed call was not rewound"
         );
     }
+    result
 }
 
 fn compare(format: Format, arena: &Result<Doc<'_>, String>, owned: &Result<OwnedDoc, String>) {
