@@ -457,6 +457,7 @@ pub(crate) mod tests {
             limits,
             str_as_bytes: None,
             input: None,
+            either_form: None,
         }
     }
 

@@ -8,6 +8,12 @@
 //! [`cbor4ii::serde::DecodeError<Infallible>`](::cbor4ii::serde::DecodeError): a slice reader
 //! has no I/O error of its own, and input that ends early is a decode error like any other.
 //!
+//! Both entry points read `&[u8]`, [`BStr`](crate::BStr) and `&[(K, V)]` in both of serde's
+//! forms: a byte string or an array of integers, a map or an array of pairs. cbor4ii's
+//! deserializer reads only the form it is asked for, and serde writes `Vec<u8>` and
+//! `Vec<(K, V)>` (the owned twins) as arrays, so these entry points ask for either; an
+//! [`ArenaSeed`] given cbor4ii's deserializer directly reads the byte string and map forms only.
+//!
 //! [`from_reader`] reads the same data item from a buffered reader, as
 //! `cbor4ii::serde::from_reader` does: it takes a [`BufRead`] (cbor4ii reads from the
 //! reader's buffer), consumes exactly the data item and leaves the reader right after it, so
@@ -108,7 +114,8 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    seed.deserialize(&mut Deserializer::new(SliceReader::new(input)))
+    seed.reading_either_form()
+        .deserialize(&mut Deserializer::new(SliceReader::new(input)))
 }
 
 /// Deserializes a `T` into `arena` from the CBOR data item `reader` holds next, consuming
@@ -167,5 +174,6 @@ where
     R: BufRead,
 {
     seed.reading_from(Input::Transient)
+        .reading_either_form()
         .deserialize(&mut Deserializer::new(IoReader::new(reader)))
 }

@@ -64,6 +64,9 @@ pub struct ArenaSeed<'bump, T, A: ?Sized> {
     /// What this call reads from ([`Input`]); `None` keeps what is in force (input that
     /// outlives the call, or an enclosing call's). Set only by the `from_reader` entry points.
     input: Option<Input>,
+    /// Whether byte strings and maps are asked for in either form; `None` keeps what is in
+    /// force (only the CBOR entry points set it).
+    either_form: Option<bool>,
     /// The trust this call starts with and hands on, if it is the first on its thread.
     trust: Option<&'bump LengthTrust>,
     marker: PhantomData<fn() -> T>,
@@ -79,6 +82,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
             limits: None,
             str_as_bytes: None,
             input: None,
+            either_form: None,
             trust: None,
             marker: PhantomData,
         }
@@ -218,6 +222,15 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
         self.input = Some(input);
         self
     }
+
+    /// This seed asking for byte strings and maps in either form (see
+    /// `call::strings::Strings::either_form`): the CBOR entry points read so.
+    #[cfg(feature = "cbor")]
+    #[must_use]
+    pub(crate) const fn reading_either_form(mut self) -> Self {
+        self.either_form = Some(true);
+        self
+    }
 }
 
 impl<T, A: ?Sized> Clone for ArenaSeed<'_, T, A> {
@@ -235,6 +248,7 @@ impl<T, A: ?Sized> fmt::Debug for ArenaSeed<'_, T, A> {
             .field("limits", &self.limits)
             .field("str_as_bytes", &self.str_as_bytes)
             .field("input", &self.input)
+            .field("either_form", &self.either_form)
             .field("trust", &self.trust)
             .finish_non_exhaustive()
     }
@@ -253,6 +267,7 @@ where
         if self.limits.is_none()
             && self.str_as_bytes.is_none()
             && self.input.is_none()
+            && self.either_form.is_none()
             && self.trust.is_none()
             && call::is_open_on(self.arena.identity())
         {
@@ -277,6 +292,7 @@ where
             limits: self.limits,
             str_as_bytes: self.str_as_bytes,
             input: self.input,
+            either_form: self.either_form,
         })?;
         if !owns_arena {
             let result = T::deserialize_in(self.arena, deserializer);

@@ -1017,3 +1017,64 @@ fn a_claimed_length_past_the_string_limit_fails_before_it_is_read() {
         });
     }
 }
+
+/// Byte strings and maps in both of serde's forms, for the CBOR entry points.
+#[derive(ArenaDeserialize, Debug)]
+struct Forms<'bump> {
+    bytes: &'bump [u8],
+    bstr: BStr<'bump>,
+    pairs: &'bump [(&'bump str, u32)],
+}
+
+/// The owned twin of [`Forms`] as serde writes it: `Vec<u8>` and `Vec<(K, V)>` are arrays.
+#[derive(Serialize)]
+struct OwnedArrayForms {
+    bytes: Vec<u8>,
+    bstr: Vec<u8>,
+    pairs: Vec<(String, u32)>,
+}
+
+/// The same data in the other forms: byte strings and a map.
+#[derive(Serialize)]
+struct OwnedStringForms {
+    bytes: ByteBuf,
+    bstr: ByteBuf,
+    pairs: BTreeMap<String, u32>,
+}
+
+fn assert_forms(read: &Forms<'_>) {
+    assert_eq!(read.bytes, [0, 1, 0xFF]);
+    assert_eq!(read.bstr.as_bytes(), b"bs");
+    assert_eq!(read.pairs, [("a", 1), ("b", 2)]);
+}
+
+/// cbor4ii's deserializer reads only the form it is asked for; the CBOR entry points ask for
+/// either, so what serde writes for the owned twin (arrays) reads back as well as byte strings
+/// and maps, from a slice and from a reader.
+#[test]
+fn cbor_entry_points_read_both_forms_of_bytes_and_maps() {
+    let arrays = Format::Cbor.to_bytes(&OwnedArrayForms {
+        bytes: vec![0, 1, 0xFF],
+        bstr: b"bs".to_vec(),
+        pairs: vec![("a".to_owned(), 1), ("b".to_owned(), 2)],
+    });
+    let strings = Format::Cbor.to_bytes(&OwnedStringForms {
+        bytes: ByteBuf::bytes(&[0, 1, 0xFF]),
+        bstr: ByteBuf::bytes(b"bs"),
+        pairs: BTreeMap::from([("a".to_owned(), 1), ("b".to_owned(), 2)]),
+    });
+    with_each_arena!(|arena| {
+        // A plain seed over cbor4ii reads the byte string and map forms only.
+        let direct: Result<Forms, String> = Format::Cbor.decode_in(arena, &arrays);
+        assert!(direct.is_err(), "{direct:?}");
+        let direct: Forms = Format::Cbor.decode_in(arena, &strings).unwrap();
+        assert_forms(&direct);
+        for bytes in [&arrays, &strings] {
+            let read: Forms = arena_core::cbor::from_slice(arena, bytes).unwrap();
+            assert_forms(&read);
+            let read: Forms = arena_core::cbor::from_reader(arena, &bytes[..]).unwrap();
+            assert_forms(&read);
+            check_call_invariants();
+        }
+    });
+}

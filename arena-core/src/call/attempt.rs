@@ -146,6 +146,7 @@ mod tests {
                 limits: Some(Limits::default().max_bytes(max_bytes)),
                 str_as_bytes: None,
                 input: None,
+                either_form: None,
             })
             .unwrap();
         ValueDeserializer::<E>::new(&Value::Unit, false)

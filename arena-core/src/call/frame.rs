@@ -66,6 +66,9 @@ pub(crate) struct Settings {
     pub(crate) str_as_bytes: Option<bool>,
     /// An input of its own ([`Input`]): set by the `from_reader` entry points.
     pub(crate) input: Option<Input>,
+    /// Byte strings and maps asked for in either form ([`Strings::either_form`]): set by the
+    /// CBOR entry points.
+    pub(crate) either_form: Option<bool>,
 }
 
 impl<'t> CallFrame<'t> {
@@ -131,6 +134,7 @@ impl<'t> CallFrame<'t> {
                 strings: Strings {
                     as_bytes: settings.str_as_bytes.unwrap_or(outer.strings.as_bytes),
                     input: settings.input.unwrap_or(outer.strings.input),
+                    either_form: settings.either_form.unwrap_or(outer.strings.either_form),
                 },
             });
             cx.depth.set(depth + 1);

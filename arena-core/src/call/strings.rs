@@ -1,13 +1,16 @@
 //! [`Strings`]: how the call's strings and byte strings are asked of the format, the part of
 //! the call state the string impls (`&str`, `&[u8]`, `BStr`, the arena strings) follow.
 //!
-//! Two settings, each kept by a nested seed that does not set it:
+//! Three settings, each kept by a nested seed that does not set it:
 //! - [`as_bytes`](Strings::as_bytes), the public [`ArenaSeed::str_as_bytes`]: a string is asked
 //!   for as bytes and its UTF-8 checked by the arena;
 //! - [`input`](Strings::input), set only by the format modules' `from_reader` entry points
 //!   (a crate-private seed setting): whether the input outlives the call, and so whether the
 //!   borrowed forms (`deserialize_str`, `deserialize_bytes`) or the temporary ones
-//!   (`deserialize_string`, `deserialize_byte_buf`) are asked for; see [`Input`].
+//!   (`deserialize_string`, `deserialize_byte_buf`) are asked for; see [`Input`];
+//! - [`either_form`](Strings::either_form), set only by the `cbor` entry points: byte strings
+//!   and maps are asked for with `deserialize_any`, so that a strict self-describing format
+//!   hands over whichever form the input holds.
 //!
 //! Human-readable formats are always asked for a string with `deserialize_str`: their byte
 //! strings read differently, and serde_json, the one such format here, reads `deserialize_str`
@@ -57,6 +60,13 @@ pub(crate) struct Strings {
     pub(crate) as_bytes: bool,
     /// What the call reads from.
     pub(crate) input: Input,
+    /// Whether `&[u8]`, `BStr` and `&[(K, V)]` ask for their data with `deserialize_any`. They
+    /// read both serde forms of their data (bytes or a sequence of `u8`; a map or a sequence
+    /// of pairs), and most self-describing formats hand over either form whatever was asked
+    /// for; cbor4ii's deserializer reads only the form asked for (bytes: a CBOR byte string;
+    /// a map: a CBOR map), while serde writes `Vec<u8>` and `Vec<(K, V)>`, the owned twins, as
+    /// arrays. The CBOR entry points set it, so both forms read there.
+    pub(crate) either_form: bool,
 }
 
 impl Strings {
@@ -64,5 +74,6 @@ impl Strings {
     pub(crate) const IDLE: Self = Self {
         as_bytes: false,
         input: Input::Borrowed,
+        either_form: false,
     };
 }

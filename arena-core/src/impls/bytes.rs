@@ -27,7 +27,11 @@ where
     D: Deserializer<'de>,
 {
     let visitor = BytesVisitor { arena, accept_str };
-    match call::strings().input {
+    let strings = call::strings();
+    if strings.either_form {
+        return deserializer.deserialize_any(visitor);
+    }
+    match strings.input {
         Input::Borrowed => deserializer.deserialize_bytes(visitor),
         #[cfg(any(
             feature = "json",

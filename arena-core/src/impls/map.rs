@@ -5,7 +5,9 @@
 //! - human-readable formats (JSON and the like, which describe themselves) are asked for
 //!   `deserialize_any`, which hands over a map or a sequence, whichever the input holds;
 //! - binary formats are asked for `deserialize_map`: postcard and bincode write a map exactly as
-//!   a sequence of pairs, and MessagePack and CBOR describe themselves.
+//!   a sequence of pairs, and MessagePack describes itself; cbor4ii reads only a CBOR map for
+//!   `deserialize_map`, so the CBOR entry points ask for `deserialize_any` too
+//!   (`Strings::either_form`).
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -74,7 +76,7 @@ where
         direct,
         marker: PhantomData,
     };
-    if deserializer.is_human_readable() {
+    if deserializer.is_human_readable() || crate::call::strings().either_form {
         deserializer.deserialize_any(visitor)
     } else {
         deserializer.deserialize_map(visitor)
