@@ -11,6 +11,14 @@
 //!
 //! Values left on the stack by a failed deserialization are leaked, never dropped, like every
 //! value in a bump arena.
+//!
+//! **Resident memory.** A large sequence (the top-level array of a big document) would be held
+//! twice at the moment it moves into the arena: on the stack and in its arena block. So a frame
+//! reaching past the stack's first [`KEEP_RESIDENT`] bytes moves in steps from its end, and each
+//! step gives the stack's pages past that point back to the OS (`madvise(MADV_DONTNEED)` on
+//! unix); the arena block's pages become resident only as the copy writes them, so the sequence
+//! is resident about once. The stack keeps its capacity (the pages come back zeroed when a later
+//! sequence writes them) and at most `KEEP_RESIDENT` bytes resident above the frames still open.
 
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
@@ -24,6 +32,14 @@ const MAX_PREALLOC_BYTES: usize = 1024 * 1024;
 
 /// Alignment of the stack's memory; element types aligned more strictly use a plain `Vec`.
 const BLOCK: usize = 16;
+
+/// Bytes at the bottom of the stack that stay resident when a frame moves into the arena: the
+/// sequences of ordinary documents fit, so reading one after another reuses warm memory.
+const KEEP_RESIDENT: usize = 8 * 1024 * 1024;
+
+/// Bytes a large frame moves into the arena per step before the stack's pages behind them are
+/// given back.
+const MOVE_STEP: usize = 2 * 1024 * 1024;
 
 /// The unit the stack's memory is made of: `BLOCK` bytes aligned to `BLOCK`.
 #[derive(Clone, Copy)]
@@ -120,6 +136,44 @@ impl Stack {
             self.cap.set(0);
             self.len.set(0);
         }
+    }
+
+    /// Gives the whole pages inside bytes `from..to` of the stack's memory back to the OS; they
+    /// read as zeros when next touched. Nothing may hold a value in that range. Returns the
+    /// offset from which everything up to `to` is given back (the page boundary at or after
+    /// `from`, or `to` when no whole page fits), where the next range below should end.
+    fn release_pages(&self, from: usize, to: usize) -> usize {
+        debug_assert!(from <= to && to <= self.cap.get());
+        #[cfg(unix)]
+        {
+            // SAFETY: `sysconf` only reads a system constant.
+            let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+            let Some(page) = usize::try_from(page).ok().filter(|p| p.is_power_of_two()) else {
+                return to;
+            };
+            let base = self.base.get() as usize;
+            // No overflow: `base + to` is inside (or one past) the stack's buffer.
+            let first = (base + from).next_multiple_of(page);
+            let last = (base + to) & !(page - 1);
+            if first < last {
+                // SAFETY: `first..last` is whole pages inside bytes `from..to` of the stack's
+                // buffer, which the global allocator gave this stack and which holds no live value
+                // (the caller's promise; a `Block` is `MaybeUninit`, so zeros are valid contents).
+                // MADV_DONTNEED only drops the pages' contents; a failure leaves them resident,
+                // which is harmless.
+                unsafe {
+                    libc::madvise(
+                        first as *mut libc::c_void,
+                        last - first,
+                        libc::MADV_DONTNEED,
+                    );
+                }
+                return first - base;
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = from;
+        to
     }
 }
 
@@ -317,20 +371,23 @@ impl<T> ScratchVec<T> {
                 let dst = arena.try_alloc_uninit_slice::<T>(len)?;
                 let stack = stack_of(*stack);
                 assert_innermost(stack, *token);
-                // SAFETY: the frame's `len` elements are initialised at `start..`, aligned (see
-                // `push`); `dst` is a fresh arena block of `len` elements (dangling for
-                // zero-sized `T` or `len == 0`, where the copy is of zero bytes), disjoint from
-                // the stack. The copy moves the values: the frame is closed by `Drop` right
-                // after and never reads them. The block then holds `len` initialised `T`s, kept
-                // valid and unaliased for `'bump` by the arena.
-                unsafe {
-                    ptr::copy_nonoverlapping(
-                        stack.at(*start).cast::<T>(),
-                        dst.as_mut_ptr().cast::<T>(),
-                        len,
-                    );
-                    Ok(&mut *(ptr::from_mut(dst) as *mut [T]))
+                let src = stack.at(*start).cast::<T>();
+                let out = dst.as_mut_ptr().cast::<T>();
+                // No overflow: the frame's elements are inside the stack's buffer.
+                if *start + len * mem::size_of::<T>() <= KEEP_RESIDENT {
+                    // SAFETY: the frame's `len` elements are initialised at `start..`, aligned
+                    // (see `push`); `dst` is a fresh arena block of `len` elements (dangling for
+                    // zero-sized `T` or `len == 0`, where the copy is of zero bytes), disjoint
+                    // from the stack. The copy moves the values: the frame is closed by `Drop`
+                    // right after and never reads them.
+                    unsafe { ptr::copy_nonoverlapping(src, out, len) };
+                } else {
+                    // SAFETY: as above, and `start` is the frame's offset on `stack`.
+                    unsafe { move_releasing(stack, *start, src, out, len) };
                 }
+                // SAFETY: the block now holds `len` initialised `T`s, kept valid and unaliased
+                // for `'bump` by the arena.
+                Ok(unsafe { &mut *(ptr::from_mut(dst) as *mut [T]) })
             }
         }
     }
@@ -363,6 +420,38 @@ impl<T> ScratchVec<T> {
             }
             Frame::Heap(vec) => mem::take(vec).into_iter().try_for_each(f),
         }
+    }
+}
+
+/// Moves a large frame's `len` elements from `src` (at byte `start` of `stack`) to `dst` in
+/// steps of about [`MOVE_STEP`] bytes from the end, giving the stack's pages past
+/// [`KEEP_RESIDENT`] back to the OS behind each step (and the unused capacity above the frame
+/// first), so that the elements are resident about once while they move.
+///
+/// # Safety
+///
+/// `src` must be the frame's first element at byte `start` of `stack`, the innermost frame, with
+/// `len` initialised elements; `dst` a block of `len` elements disjoint from the stack. The
+/// elements are moved: nothing reads them at `src` afterwards.
+#[cold]
+#[inline(never)]
+unsafe fn move_releasing<T>(stack: &Stack, start: usize, src: *const T, dst: *mut T, len: usize) {
+    let size = mem::size_of::<T>();
+    let step = (MOVE_STEP / size.max(1)).max(1);
+    // Everything above the frame is free: the frame is the innermost.
+    let mut released = stack.cap.get();
+    let mut hi = len;
+    while hi > 0 {
+        let lo = hi.saturating_sub(step);
+        // SAFETY: elements `lo..hi` are initialised at `src` and their slots at `dst` are inside
+        // the block, disjoint from the stack (the caller's promise).
+        unsafe { ptr::copy_nonoverlapping(src.add(lo), dst.add(lo), hi - lo) };
+        // Bytes of the stack from element `lo` up hold nothing live any more.
+        let from = (start + lo * size).max(KEEP_RESIDENT);
+        if from < released {
+            released = stack.release_pages(from, released);
+        }
+        hi = lo;
     }
 }
 
@@ -441,6 +530,78 @@ mod tests {
         assert_eq!(cautious::<u64>(Some(usize::MAX)), MAX_PREALLOC_BYTES / 8);
         assert_eq!(cautious::<()>(Some(3)), 3);
         assert_eq!(cautious::<u64>(None), 0);
+    }
+
+    /// Pushes `n` elements of `[u64; 3]` (24 bytes, a size that does not divide a step) on a
+    /// frame and moves them into `bump`, checking every one.
+    fn move_large(bump: &bumpalo::Bump, n: usize) {
+        let mut v = ScratchVec::<[u64; 3]>::new(None).unwrap();
+        for i in 0..n as u64 {
+            v.push([i, !i, i % 7]).unwrap();
+        }
+        let s = v.finish_in(bump).unwrap();
+        assert_eq!(s.len(), n);
+        for (i, e) in s.iter().enumerate() {
+            let i = i as u64;
+            assert_eq!(*e, [i, !i, i % 7]);
+        }
+    }
+
+    #[test]
+    fn large_frames_move_whole_past_the_resident_part() {
+        let bump = bumpalo::Bump::new();
+        let per_step = MOVE_STEP / 24;
+        // Just past the resident part, a whole number of steps and one more element, and under a
+        // frame that holds elements of its own.
+        for n in [
+            KEEP_RESIDENT / 24 + 1,
+            5 * per_step + 1,
+            2 * KEEP_RESIDENT / 24,
+        ] {
+            move_large(&bump, n);
+        }
+        let mut outer = ScratchVec::<u8>::new(None).unwrap();
+        for b in 0..=200u8 {
+            outer.push(b).unwrap();
+        }
+        move_large(&bump, KEEP_RESIDENT / 24 + per_step);
+        outer.push(201).unwrap();
+        let outer = outer.finish_in(&bump).unwrap();
+        assert_eq!(outer, (0..=201).collect::<Vec<u8>>());
+        STACK.with(|s| assert_eq!((s.len.get(), s.top.get()), (0, 0)));
+    }
+
+    /// After a large frame moved into the arena, the stack holds no resident page past
+    /// `KEEP_RESIDENT`: the sequence was not held twice.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_moved_large_frame_leaves_no_resident_pages_behind() {
+        let bump = bumpalo::Bump::new();
+        move_large(&bump, 3 * KEEP_RESIDENT / 24);
+        let (base, cap) = STACK.with(|s| (s.base.get() as usize, s.cap.get()));
+        assert!(cap >= 3 * KEEP_RESIDENT);
+        // SAFETY: `sysconf` only reads a system constant.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap();
+        let first = (base + KEEP_RESIDENT).next_multiple_of(page);
+        let last = (base + cap) & !(page - 1);
+        let mut resident = vec![0u8; (last - first) / page];
+        // SAFETY: `first..last` is whole pages of this thread's stack buffer, which is mapped;
+        // `mincore` writes one byte per page into `resident`, which has room for them.
+        let r = unsafe {
+            libc::mincore(
+                first as *mut libc::c_void,
+                last - first,
+                resident.as_mut_ptr().cast(),
+            )
+        };
+        assert_eq!(r, 0);
+        let still = resident.iter().filter(|&&b| b & 1 != 0).count();
+        assert_eq!(
+            still,
+            0,
+            "{still} of {} pages still resident",
+            resident.len()
+        );
     }
 
     #[test]
