@@ -23,6 +23,16 @@ pub fn main(allocator: GlobalAllocator) {
     if args.first().map(String::as_str) == Some("--child") {
         std::process::exit(child::child(allocator, &args[1..]));
     }
+    if args.first().map(String::as_str) == Some("--child-stream") {
+        match crate::streaming::child(&args[1..]) {
+            Ok(json) => println!("{json}"),
+            Err(why) => {
+                eprintln!("{why}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     if args.first().map(String::as_str) == Some("--child-figure") {
         match crate::figures::child_figure(&args[1..]) {
             Ok(json) => println!("{json}"),

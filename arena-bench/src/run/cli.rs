@@ -42,6 +42,7 @@ pub struct Options {
     pub(super) json: Option<PathBuf>,
     pub(super) out: Option<PathBuf>,
     pub(super) figures: bool,
+    pub(super) stream: Option<u64>,
 }
 
 const USAGE: &str = "\
@@ -72,6 +73,11 @@ OPTIONS (lists are comma-separated; the default is all):
   --json FILE       also write the JSON report to FILE
   --out DIR         where data and reports go (default target/arena-bench)
   --no-figures      skip the slab arena's figures (alloc latency, memory after a spike)
+  --stream SIZE     instead of the matrix, the streaming table: peak resident memory of
+                    reading one city of SIZE postcard bytes (e.g. 200MB) from a file, each way
+                    in a fresh process: arena_core::postcard::from_reader into a SlabArena,
+                    from_bytes after reading the file, borrowed, and owned from a reader and
+                    from bytes
 ";
 
 fn list<T: Copy>(
@@ -134,6 +140,7 @@ impl Options {
             json: None,
             out: None,
             figures: true,
+            stream: None,
         };
         let mut it = args.iter();
         while let Some(flag) = it.next() {
@@ -159,6 +166,7 @@ impl Options {
                         list(value, &StrategyId::ALL, StrategyId::from_name, "strategy")?;
                 }
                 "--size" => o.city_bytes = parse_size(value)?,
+                "--stream" => o.stream = Some(parse_size(value)?),
                 "--threads" => {
                     o.threads = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
                         format!("`--threads {value}`: expected a positive number")

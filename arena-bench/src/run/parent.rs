@@ -102,6 +102,9 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     let out = o.out.clone().unwrap_or_else(default_out_dir);
     let data = out.join("data");
     std::fs::create_dir_all(&data).map_err(|e| format!("creating {}: {e}", data.display()))?;
+    if let Some(size) = o.stream {
+        return stream(size, &out, &data);
+    }
 
     eprint!("preparing data...");
     let prepared = o
@@ -212,6 +215,20 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
         write(path, &json)?;
     }
     eprintln!("reports: {}/report.{{md,json,svg}}", out.display());
+    Ok(())
+}
+
+/// `--stream SIZE`: the streaming table alone, printed and written to `out/stream.{md,json}`.
+fn stream(size: u64, out: &Path, data: &Path) -> Result<(), String> {
+    let rows = crate::streaming::run(&binary_for(GlobalAllocator::System)?, data, size)?;
+    let table = crate::streaming::markdown(&rows);
+    println!("{table}");
+    let json = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
+    for (name, text) in [("stream.md", &table), ("stream.json", &json)] {
+        let path = out.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    }
+    eprintln!("reports: {}/stream.{{md,json}}", out.display());
     Ok(())
 }
 
