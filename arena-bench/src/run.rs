@@ -17,24 +17,23 @@ pub use documents::{Documents, documents};
 
 use crate::dispatch::GlobalAllocator;
 
+/// A child that runs one measurement and returns it as JSON, or why it failed.
+type JsonChild = fn(&[String]) -> Result<String, String>;
+
 /// The binary's entry point: `arena_bench::run::main(GlobalAllocator::System)`.
 pub fn main(allocator: GlobalAllocator) {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--child") {
         std::process::exit(child::child(allocator, &args[1..]));
     }
-    if args.first().map(String::as_str) == Some("--child-stream") {
-        match crate::streaming::child(&args[1..]) {
-            Ok(json) => println!("{json}"),
-            Err(why) => {
-                eprintln!("{why}");
-                std::process::exit(1);
-            }
-        }
-        return;
-    }
-    if args.first().map(String::as_str) == Some("--child-figure") {
-        match crate::figures::child_figure(&args[1..]) {
+    let json_child: Option<JsonChild> = match args.first().map(String::as_str) {
+        Some("--child-stream") => Some(crate::streaming::child),
+        Some("--child-figure") => Some(crate::figures::child_figure),
+        _ => None,
+    };
+    if let Some(run) = json_child {
+        // A child that prints one JSON value, or its error on stderr.
+        match run(&args[1..]) {
             Ok(json) => println!("{json}"),
             Err(why) => {
                 eprintln!("{why}");
