@@ -122,7 +122,9 @@ fn main() -> Result<(), String> {
         strategy,
         Profile {
             input,
-            expect_digest: prepared.digest,
+            expect_digest: prepared
+                .expected_digest(strategy)
+                .ok_or("no JSON document to check a value against")?,
             docs,
             threads,
         },
