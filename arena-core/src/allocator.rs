@@ -73,7 +73,7 @@ impl AllocError {
     /// read running out of what it may use (see [`exhaustion`](crate::exhaustion)).
     #[cold]
     pub(crate) fn into_de<E: serde::de::Error>(self) -> E {
-        crate::exhaustion::note();
+        crate::exhaustion::note(crate::exhaustion::Exhausted::Alloc(self));
         E::custom(self)
     }
 }

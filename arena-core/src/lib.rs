@@ -124,7 +124,7 @@ pub mod __private {
     pub use serde;
 
     pub use crate::arena_deserialize::NestedSeed;
-    pub use crate::call::attempt::attempt;
+    pub use crate::call::attempt::{AttemptError, attempt};
     pub use crate::call::check_invariants as check_call_invariants;
     pub use crate::private::{
         AdjacentKey, AdjacentVariantSeed, FlatCollector, FlatEntry, FlatMapDeserializer,

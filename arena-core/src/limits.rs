@@ -161,7 +161,7 @@ impl LimitHit {
     /// use (see [`exhaustion`](crate::exhaustion)).
     #[cold]
     pub(crate) fn into_de<E: Error>(self) -> E {
-        crate::exhaustion::note();
+        crate::exhaustion::note(crate::exhaustion::Exhausted::Limit(self));
         E::custom(self)
     }
 }

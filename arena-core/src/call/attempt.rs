@@ -1,22 +1,52 @@
 //! [`attempt`]: one try at reading a buffered input inside a call, undone when it fails, so that
 //! trying one variant after another leaves only the one that matched in the arena.
 
-use core::ptr;
+use core::{fmt, ptr};
+
+use serde::de::Error;
 
 use super::with;
 use crate::ValueDeserializer;
 use crate::allocator::BumpAllocator;
 use crate::exhaustion;
 
+/// The error type an attempt reads with: it records nothing, so a variant that does not match
+/// costs no message (serde_derive's untagged enums build the format's error for every variant
+/// that fails, and throw it away). Not public API.
+///
+/// Its `Display` says only that an attempt failed: [`attempt`] never hands it on, it builds the
+/// format's error for the one failure that ends the read (see there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttemptError(());
+
+impl fmt::Display for AttemptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an attempt failed")
+    }
+}
+
+impl std::error::Error for AttemptError {}
+
+impl Error for AttemptError {
+    /// Records nothing: `msg` is never formatted.
+    #[inline]
+    fn custom<T: fmt::Display>(_msg: T) -> Self {
+        Self(())
+    }
+}
+
 /// Reads `input` with `read`, and undoes the read if it fails: the arena is rewound to where it
 /// was before, and the bytes the read charged to the call's byte budget are the call's again.
 /// A read that succeeds keeps everything: `Ok(Some(value))`.
 ///
 /// A failed read is `Ok(None)` when the input is not what `read` reads (try the next variant),
-/// and `Err` with its error when the read ran out of what it may use: a limit hit or an
-/// allocation failure, counted by the crate's `exhaustion` module, on the way. Another
-/// variant could not do better with the same budget and arena, and the error to report is the
-/// limit's, not "data did not match any variant".
+/// and `Err` when the read ran out of what it may use: a limit hit or an allocation failure,
+/// counted by the crate's `exhaustion` module, on the way. Another variant could not do better
+/// with the same budget and arena, and the error to report is the limit's, not "data did not
+/// match any variant". `read` fails with an [`AttemptError`], which holds no message: that
+/// error is built here, in the format's error type `E`, from the last limit hit or allocation
+/// failure the `exhaustion` module kept (the one `read` raised), with the message `read` would
+/// have carried.
 ///
 /// The derive's code for untagged enums (and for the variants marked `untagged`) calls it once
 /// per variant on the same buffered input, so trying N variants never holds N copies in the
@@ -35,44 +65,52 @@ use crate::exhaustion;
 /// caller:
 /// - `read` must not store what it allocates anywhere but in its `Ok` value: not in a static
 ///   or a thread-local, not through `arena` (whose type the caller may have written);
-/// - its error must hold no reference into `arena` (serde's errors cannot: every constructor of
-///   `serde::de::Error` takes a message or a description, never a borrow it could keep);
 /// - `arena` is the arena `read` allocates in: another arena would not be rewound, while the
 ///   budget would be given back.
 ///
-/// The derive's generated `read`s keep all three as far as the code they call does: they build
+/// The derive's generated `read`s keep both as far as the code they call does: they build
 /// values only through `ArenaDeserialize` impls and the user's `deserialize_with` functions,
-/// return them, and fail with serde's errors. That is the trust [`ArenaSeed`] puts in the same
-/// code when it rewinds the arena of a failed call.
+/// and return them. That is the trust [`ArenaSeed`] puts in the same code when it rewinds the
+/// arena of a failed call.
 ///
 /// [`ArenaSeed`]: crate::ArenaSeed
 ///
 /// # Errors
 ///
-/// `read`'s error, after the rewind, when it hit a limit or an allocation failed.
+/// The error of the limit hit or the allocation failure `read` ran into, after the rewind.
 pub fn attempt<'bump, A, T, E>(
     arena: &'bump A,
-    input: ValueDeserializer<'bump, E>,
-    read: fn(&'bump A, ValueDeserializer<'bump, E>) -> Result<T, E>,
+    input: ValueDeserializer<'bump, AttemptError>,
+    read: fn(&'bump A, ValueDeserializer<'bump, AttemptError>) -> Result<T, AttemptError>,
 ) -> Result<Option<T>, E>
 where
     A: BumpAllocator + ?Sized,
+    E: Error,
 {
     let exhausted = exhaustion::count();
-    let result = rewound_on_failure(arena, input, read);
-    match result {
+    match rewound_on_failure(arena, input, read) {
         Ok(value) => Ok(Some(value)),
-        Err(error) if exhaustion::count() != exhausted => Err(error),
+        Err(_) if exhaustion::count() != exhausted => Err(ran_out()),
         Err(_) => Ok(None),
     }
 }
 
+/// The format's error for the last limit hit or allocation failure on this thread.
+#[cold]
+fn ran_out<E: Error>() -> E {
+    match exhaustion::last() {
+        Some(what) => E::custom(what),
+        // `count` moved, so `note` kept one: not reached.
+        None => E::custom("the read ran out of what it may use"),
+    }
+}
+
 /// `read(arena, input)`, undone when it fails: see [`attempt`].
-fn rewound_on_failure<'bump, A, T, E>(
+fn rewound_on_failure<'bump, A, T>(
     arena: &'bump A,
-    input: ValueDeserializer<'bump, E>,
-    read: fn(&'bump A, ValueDeserializer<'bump, E>) -> Result<T, E>,
-) -> Result<T, E>
+    input: ValueDeserializer<'bump, AttemptError>,
+    read: fn(&'bump A, ValueDeserializer<'bump, AttemptError>) -> Result<T, AttemptError>,
+) -> Result<T, AttemptError>
 where
     A: BumpAllocator + ?Sized,
 {
@@ -105,8 +143,9 @@ where
         //   one; a call owning the arena further out rewinds only after this function returns.
         // - Nothing allocated after it is used again: `read` failed, so it returned no value;
         //   it captures nothing (a function pointer); its input is a copy of a document
-        //   allocated before the checkpoint; its error holds no arena reference and it stored
-        //   none elsewhere (the caller's part, in the docs above); and everything it built on
+        //   allocated before the checkpoint; its error is an `AttemptError`, which holds
+        //   nothing; it stored no reference elsewhere (the caller's part, in the docs above);
+        //   and everything it built on
         //   the way was dropped or forgotten on its own stack before it returned.
         unsafe { arena.rewind(checkpoint) };
     }
@@ -128,9 +167,11 @@ mod tests {
     type E = serde::de::value::Error;
 
     /// Charges and allocates `len` bytes, as a read does.
-    fn take<A: BumpAllocator + ?Sized>(arena: &A, len: usize) -> Result<&str, E> {
-        charge(len).map_err(|hit| E::custom(format!("{hit:?}")))?;
-        arena.try_alloc_str(&"x".repeat(len)).map_err(E::custom)
+    fn take<A: BumpAllocator + ?Sized>(arena: &A, len: usize) -> Result<&str, AttemptError> {
+        charge(len).map_err(crate::limits::LimitHit::into_de)?;
+        arena
+            .try_alloc_str(&"x".repeat(len))
+            .map_err(crate::AllocError::into_de)
     }
 
     /// Opens `frame` as a call on `arena` with a budget of `max_bytes`, and returns an input to
@@ -139,7 +180,7 @@ mod tests {
         frame: core::pin::Pin<&CallFrame>,
         arena: &A,
         max_bytes: usize,
-    ) -> ValueDeserializer<'bump, E> {
+    ) -> ValueDeserializer<'bump, AttemptError> {
         frame
             .open::<E>(Settings {
                 arena: arena.identity(),
@@ -149,7 +190,7 @@ mod tests {
                 either_form: None,
             })
             .unwrap();
-        ValueDeserializer::<E>::new(&Value::Unit, false)
+        ValueDeserializer::new(&Value::Unit, false)
     }
 
     /// Attempts on `arena` inside a call with a budget of 10 000 bytes: what a failed one used
@@ -162,7 +203,7 @@ mod tests {
 
         let failed: Result<Option<()>, E> = attempt(arena, input, |arena, _| {
             take(arena, 4000)?;
-            Err(E::custom("no match"))
+            Err(AttemptError::custom("no match"))
         });
         assert!(
             matches!(failed, Ok(None)),
@@ -177,10 +218,10 @@ mod tests {
         }
         let left = bytes_left();
 
-        let kept = attempt(arena, input, |arena, input| {
-            let inner: Result<Option<&str>, E> = attempt(arena, input, |arena, _| {
+        let kept: Result<Option<usize>, E> = attempt(arena, input, |arena, input| {
+            let inner: Result<Option<&str>, AttemptError> = attempt(arena, input, |arena, _| {
                 take(arena, 3000)?;
-                Err(E::custom("inner"))
+                Err(AttemptError::custom("inner"))
             });
             assert!(matches!(inner, Ok(None)));
             take(arena, 1000).map(str::len)
@@ -200,7 +241,7 @@ mod tests {
         let hit: Result<Option<()>, E> = attempt(arena, input, |arena, _| {
             take(arena, 600)?;
             charge(600).map_err(crate::limits::LimitHit::into_de)?;
-            Err(E::custom("not reached"))
+            Err(AttemptError::custom("not reached"))
         });
         assert_eq!(
             hit.unwrap_err().to_string(),
@@ -210,6 +251,31 @@ mod tests {
             assert_eq!(arena.stats().used_bytes, used, "rewound");
             assert_eq!(bytes_left(), 1000, "given back");
         }
+        check_invariants();
+    }
+
+    /// A message whose formatting fails the test.
+    struct NeverFormatted;
+
+    impl fmt::Display for NeverFormatted {
+        fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+            panic!("a mismatch was formatted")
+        }
+    }
+
+    #[test]
+    fn a_mismatch_formats_no_message() {
+        let arena = SlabArena::new();
+        let frame = pin!(CallFrame::new(None));
+        let input = open(frame.into_ref(), &arena, 10_000);
+        let failed: Result<Option<()>, E> = attempt(&arena, input, |_, _| {
+            Err(AttemptError::custom(NeverFormatted))
+        });
+        assert!(matches!(failed, Ok(None)));
+        let failed: Result<Option<u8>, E> = attempt(&arena, input, |_, input| {
+            serde::Deserialize::deserialize(input)
+        });
+        assert!(matches!(failed, Ok(None)), "a unit is no u8");
         check_invariants();
     }
 

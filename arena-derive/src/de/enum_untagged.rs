@@ -39,14 +39,22 @@ pub fn deserialize(
             .map(|&(_, variant)| read(params, cont, variant)),
     );
     // Each read is a function: it captures nothing (see `attempt`), and its `return`s and `?`s
-    // end that read only, so that a mismatch falls through to the next. A read that hit a limit
-    // or failed to allocate ends the whole read with that error (`attempt`'s `Err`).
+    // end that read only, so that a mismatch falls through to the next. It replays the buffer
+    // with `AttemptError`, which records nothing: a variant that does not match builds no
+    // message. A read that hit a limit or failed to allocate ends the whole read with that
+    // error, in the format's type (`attempt`'s `Err`).
     let attempts = reads.map(|read| {
         quote! {
             if let ::core::option::Option::Some(__ok) = #krate::__private::attempt(
                 __arena,
-                #krate::ValueDeserializer::<__D::Error>::new(&__value, __human_readable),
-                |__arena, __deserializer| -> ::core::result::Result<#this_ty, __D::Error> {
+                #krate::ValueDeserializer::<#krate::__private::AttemptError>::new(
+                    &__value,
+                    __human_readable,
+                ),
+                |__arena, __deserializer| -> ::core::result::Result<
+                    #this_ty,
+                    #krate::__private::AttemptError,
+                > {
                     #read
                 },
             )? {
