@@ -19,7 +19,8 @@
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
 //! [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
 //! names to types, [`measure`] the generic measurement, [`figures`] the slab arena's figures,
-//! [`report`] the outputs and [`run`] the command.
+//! [`verdict`] the per-cell verdicts on `slab-fresh`, [`report`] the outputs and [`run`] the
+//! command.
 
 pub mod counting;
 pub mod datasets;
@@ -32,3 +33,4 @@ pub mod report;
 pub mod run;
 pub mod strategy;
 pub mod value;
+pub mod verdict;

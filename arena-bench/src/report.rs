@@ -1,10 +1,12 @@
-//! The outputs: the table (terminal and `report.md`), `report.json` and `report.svg`.
+//! The outputs: the table (terminal and `report.md`, the verdicts last), `report.json` and
+//! `report.svg`.
 
 use std::fmt::Write as _;
 
 use crate::dispatch::StrategyId;
 use crate::figures::{self, Figures};
 use crate::measure::Row;
+use crate::verdict::{self, CellVerdict, Summary};
 
 /// The strategy every speedup of the typed matrix is measured against.
 pub const BASELINE: &str = "owned-system";
@@ -82,7 +84,16 @@ pub struct Report {
     pub rows: Vec<ReportRow>,
     /// The slab arena's figures, unless `--no-figures`.
     pub figures: Option<Figures>,
+    /// The verdict of every cell where `slab-fresh` and another typed strategy were measured
+    /// ([`verdict::verdicts`]).
+    #[serde(default)]
+    pub verdicts: Vec<CellVerdict>,
+    /// How many of those cells `slab-fresh` holds in: over all of them, then per group
+    /// ([`verdict::summarize`]).
+    #[serde(default)]
+    pub summary: Vec<Summary>,
 }
+
 fn f(x: u64) -> f64 {
     x as f64
 }
@@ -92,7 +103,7 @@ impl Report {
     #[must_use]
     pub fn new(meta: Meta, rows: Vec<Row>) -> Self {
         let ok = |r: &Row| r.error.is_none() && r.median_ns > 0;
-        let rows = rows
+        let report_rows = rows
             .iter()
             .map(|r| {
                 let baseline = baseline_of(&r.strategy);
@@ -116,9 +127,12 @@ impl Report {
                 }
             })
             .collect();
+        let verdicts = verdict::verdicts(&rows);
         Self {
             meta,
-            rows,
+            summary: verdict::summarize(&verdicts),
+            verdicts,
+            rows: report_rows,
             figures: None,
         }
     }
@@ -200,6 +214,7 @@ impl Report {
         if let Some(figures) = &self.figures {
             out.push_str(&figures::markdown(&self.rows, figures));
         }
+        out.push_str(&verdict::markdown(&self.verdicts, &self.summary));
         out
     }
 

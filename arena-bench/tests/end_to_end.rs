@@ -7,6 +7,7 @@ use std::process::Command;
 
 use arena_bench::dispatch::StrategyId;
 use arena_bench::report::{BASELINE, Report, VALUE_BASELINE};
+use arena_bench::verdict::CellGroup;
 
 fn run(out: &PathBuf, args: &[&str]) -> Report {
     let output = Command::new(env!("CARGO_BIN_EXE_arena-bench"))
@@ -178,6 +179,31 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
         table.contains("Slab arena figures"),
         "no figures in report.md"
     );
+    // One verdict per format measured, all of them cells of the matrix.
+    let cells: Vec<String> = report
+        .verdicts
+        .iter()
+        .map(|v| format!("{}/{}", v.format, v.dataset))
+        .collect();
+    assert_eq!(
+        cells,
+        ["postcard/city", "bincode/city", "msgpack/city", "json/city"]
+    );
+    assert!(report.verdicts.iter().all(|v| v.group == CellGroup::Matrix));
+    let summary = &report.summary;
+    assert_eq!(summary.len(), 2, "{summary:?}");
+    assert_eq!((summary[0].group, summary[0].cells), (None, 4));
+    assert_eq!(
+        (summary[1].group, summary[1].cells),
+        (Some(CellGroup::Matrix), 4)
+    );
+    assert!(
+        table.contains(&summary[1].line()),
+        "no summary in report.md"
+    );
+    for v in &report.verdicts {
+        assert!(table.contains(&v.line()), "no verdict line in report.md");
+    }
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -252,6 +278,9 @@ fn two_threads_report_sane_rows_and_a_json_copy() {
         rows(&report),
         "--json differs from report.json"
     );
+    assert_eq!(copied.verdicts.len(), 1, "{:?}", copied.verdicts);
+    assert_eq!(copied.verdicts, report.verdicts);
+    assert_eq!(copied.summary, report.summary);
     let _ = std::fs::remove_file(&copy);
     let _ = std::fs::remove_dir_all(&out);
 }
