@@ -19,8 +19,8 @@
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
 //! [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
 //! names to types, [`measure`] the generic measurement, [`figures`] the slab arena's figures,
-//! [`verdict`] the per-cell verdicts on `slab-fresh`, [`report`] the outputs and [`run`] the
-//! command.
+//! [`verdict`] the per-cell verdicts on `slab-fresh`, [`report`] the outputs, [`results`] the
+//! dated results file, [`provenance`] the date and machine it states, and [`run`] the command.
 
 pub mod counting;
 pub mod datasets;
@@ -29,7 +29,9 @@ pub mod figures;
 pub mod format;
 pub mod measure;
 pub mod model;
+pub mod provenance;
 pub mod report;
+pub mod results;
 pub mod run;
 pub mod strategy;
 pub mod value;

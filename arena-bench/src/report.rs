@@ -38,6 +38,21 @@ pub struct Meta {
     pub cpu: String,
     /// Logical CPUs.
     pub cpus: usize,
+    /// When the run started, `YYYY-MM-DD HH:MM UTC`.
+    #[serde(default)]
+    pub date_utc: String,
+    /// The machine's memory in bytes (0 when unknown).
+    #[serde(default)]
+    pub memory_bytes: u64,
+    /// The OS and its kernel's release.
+    #[serde(default)]
+    pub os: String,
+    /// The compiler that built the benchmark (`rustc --version`).
+    #[serde(default)]
+    pub rustc: String,
+    /// Whether the benchmark was built with optimizations (`--release`).
+    #[serde(default)]
+    pub release: bool,
     /// Concurrent workers per strategy.
     pub threads: u32,
     /// Requested size of the synthetic documents (`--size`): the city's in postcard bytes, the
@@ -137,9 +152,19 @@ impl Report {
         }
     }
 
-    /// The table, in Markdown (readable in a terminal as it is).
+    /// The table, in Markdown (readable in a terminal as it is): [`Self::tables`], then the
+    /// verdicts.
     #[must_use]
     pub fn table(&self) -> String {
+        let mut out = self.tables();
+        out.push_str(&verdict::markdown(&self.verdicts, &self.summary));
+        out
+    }
+
+    /// Every table of the run, in Markdown: the typed matrix, the replay and value tables and
+    /// the slab arena's figures, under a line saying what the run was.
+    #[must_use]
+    pub fn tables(&self) -> String {
         let mut out = String::new();
         let m = &self.meta;
         let _ = writeln!(
@@ -214,7 +239,6 @@ impl Report {
         if let Some(figures) = &self.figures {
             out.push_str(&figures::markdown(&self.rows, figures));
         }
-        out.push_str(&verdict::markdown(&self.verdicts, &self.summary));
         out
     }
 

@@ -1,6 +1,6 @@
 //! Runs the report binary end to end at a tiny size and checks that every strategy produced a
-//! row with sane numbers, and that the reports were written; also with `--threads 2` and a
-//! `--json FILE` copy.
+//! row with sane numbers, and that the reports were written; also with `--threads 2`, a
+//! `--json FILE` copy and a `--results FILE` results file.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -235,10 +235,12 @@ fn the_corpus_models_read_every_document_in_a_binary_format() {
 }
 
 #[test]
-fn two_threads_report_sane_rows_and_a_json_copy() {
+fn two_threads_report_sane_rows_a_json_copy_and_a_results_file() {
     let out = out_dir("threads");
     let copy = std::env::temp_dir().join(format!("arena-bench-copy-{}.json", std::process::id()));
     let _ = std::fs::remove_file(&copy);
+    let results = out.with_extension("md");
+    let chart = out.with_extension("svg");
     let strategies = [StrategyId::OwnedSystem, StrategyId::SlabFresh];
     let names = strategies.map(StrategyId::name).join(",");
     let report = run(
@@ -257,6 +259,8 @@ fn two_threads_report_sane_rows_and_a_json_copy() {
             "--no-figures",
             "--json",
             copy.to_str().expect("a UTF-8 temporary path"),
+            "--results",
+            results.to_str().expect("a UTF-8 temporary path"),
         ],
     );
     check_rows(&report, 1, 1, &strategies);
@@ -281,6 +285,30 @@ fn two_threads_report_sane_rows_and_a_json_copy() {
     assert_eq!(copied.verdicts.len(), 1, "{:?}", copied.verdicts);
     assert_eq!(copied.verdicts, report.verdicts);
     assert_eq!(copied.summary, report.summary);
+    let md = std::fs::read_to_string(&results).expect("--results wrote its file");
+    let chart_name = chart.file_name().unwrap().to_str().unwrap();
+    for expected in [
+        format!("| date | {} |", report.meta.date_utc),
+        format!("| compiler | {} |", report.meta.rustc),
+        format!("({chart_name})"),
+        report.summary[0].line(),
+        report.verdicts[0].line(),
+        "| cell | owned-system | slab-fresh |".to_owned(),
+        "| postcard/city | ".to_owned(),
+    ] {
+        assert!(
+            md.contains(&expected),
+            "no `{expected}` in the results file:\n{md}"
+        );
+    }
+    assert!(
+        md.contains("| command | `cargo run") && md.contains("--threads 2 --strategy"),
+        "{md}"
+    );
+    assert!(report.meta.rustc.starts_with("rustc "), "{:?}", report.meta);
+    assert!(std::fs::read_to_string(&chart).is_ok_and(|svg| svg.starts_with("<svg")));
+    let _ = std::fs::remove_file(&results);
+    let _ = std::fs::remove_file(&chart);
     let _ = std::fs::remove_file(&copy);
     let _ = std::fs::remove_dir_all(&out);
 }

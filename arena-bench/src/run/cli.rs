@@ -40,6 +40,7 @@ pub struct Options {
     pub(super) budget_ms: u64,
     pub(super) rounds: u32,
     pub(super) json: Option<PathBuf>,
+    pub(super) results: Option<PathBuf>,
     pub(super) out: Option<PathBuf>,
     pub(super) figures: bool,
 }
@@ -69,7 +70,12 @@ OPTIONS (lists are comma-separated; the default is all):
   --budget-ms MS    time spent timing each cell, over all rounds (default 300)
   --rounds N        measure the whole matrix N times, interleaved, and report each cell's
                     median round (default 3)
-  --json FILE       also write the JSON report to FILE
+  --json FILE       also write the JSON report to FILE (with the per-cell verdicts)
+  --results FILE    also write the dated results file to FILE, in Markdown: date (UTC),
+                    machine, rustc, the command, the verdicts, time per document and
+                    speedup and peak memory per cell, the full tables; its chart goes next
+                    to it, as FILE with the extension .svg (how arena-bench/docs/results.md
+                    is made: see arena-bench/README.md)
   --out DIR         where data and reports go (default target/arena-bench)
   --no-figures      skip the slab arena's figures (alloc latency, memory after a spike)
 ";
@@ -132,6 +138,7 @@ impl Options {
             budget_ms: DEFAULT_BUDGET_MS,
             rounds: DEFAULT_ROUNDS,
             json: None,
+            results: None,
             out: None,
             figures: true,
         };
@@ -177,6 +184,7 @@ impl Options {
                         .ok_or("--rounds takes a positive number")?;
                 }
                 "--json" => o.json = Some(PathBuf::from(value)),
+                "--results" => o.results = Some(PathBuf::from(value)),
                 "--out" => o.out = Some(PathBuf::from(value)),
                 _ => return Err(format!("unknown option `{flag}`\n\n{USAGE}")),
             }
