@@ -119,7 +119,7 @@ pub enum CellGroup {
     Matrix,
     /// The synthetic event streams, in the formats that carry them.
     EventStreams,
-    /// Any other cell: another parser of a format of the matrix.
+    /// Any other cell: a format beyond the matrix's four, such as JSON through sonic-rs.
     Other,
 }
 
@@ -167,7 +167,7 @@ impl CellGroup {
                  citm_catalog, canada)"
             }
             Self::EventStreams => "event-stream cells (events, events-tag-last)",
-            Self::Other => "other cells",
+            Self::Other => "cells of other formats (json-sonic)",
         }
     }
 }

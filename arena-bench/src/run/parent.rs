@@ -374,8 +374,8 @@ fn run_child(
 ) -> Result<Row, String> {
     let digest = prepared
         .digests
-        .expected_digest(strategy)
-        .ok_or("no JSON document to check a value against")?;
+        .expected_digest(format, strategy)
+        .ok_or("no document to check the result against")?;
     let output = Command::new(binary)
         .arg("--child")
         .args([format.name(), prepared.dataset.name(), strategy.name()])
