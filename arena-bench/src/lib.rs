@@ -17,7 +17,7 @@
 //!
 //! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
-//! [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
+//! [`json_parsers`] the table of JSON's two parsers, [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
 //! names to types, [`measure`] the generic measurement, [`figures`] the slab arena's figures,
 //! [`verdict`] the per-cell verdicts on `slab-fresh`, [`report`] the outputs, [`results`] the
 //! dated results file, [`provenance`] the date and machine it states, and [`run`] the command.
@@ -27,6 +27,7 @@ pub mod datasets;
 pub mod dispatch;
 pub mod figures;
 pub mod format;
+pub mod json_parsers;
 pub mod measure;
 pub mod model;
 pub mod provenance;

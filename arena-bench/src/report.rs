@@ -161,8 +161,9 @@ impl Report {
         out
     }
 
-    /// Every table of the run, in Markdown: the typed matrix, the replay and value tables and
-    /// the slab arena's figures, under a line saying what the run was.
+    /// Every table of the run, in Markdown: the typed matrix, the two JSON parsers side by
+    /// side, the replay and value tables and the slab arena's figures, under a line saying what
+    /// the run was.
     #[must_use]
     pub fn tables(&self) -> String {
         let mut out = String::new();
@@ -229,6 +230,9 @@ impl Report {
                 f(row.peak_rss_bytes) / 1e6,
                 arena,
             );
+        }
+        if let Some(parsers) = crate::json_parsers::markdown(&self.rows) {
+            out.push_str(&parsers);
         }
         if self.rows.iter().any(|r| r.row.replay_median_ns.is_some()) {
             out.push_str(&self.replay_table());
