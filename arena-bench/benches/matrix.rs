@@ -73,7 +73,7 @@ fn matrix(c: &mut Criterion) {
         let docs = documents(dataset, CITY_BYTES, &FormatId::ALL).expect("the documents");
         for (format, input) in &docs.bytes {
             for strategy in StrategyId::ALL {
-                let Some(digest) = docs.expected_digest(strategy) else {
+                let Some(digest) = docs.expected_digest(*format, strategy) else {
                     continue;
                 };
                 if strategy.allocator() != GlobalAllocator::System

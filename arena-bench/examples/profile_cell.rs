@@ -108,6 +108,9 @@ fn main() -> Result<(), String> {
         ));
     }
     let prepared = documents(dataset, size, &[format])?;
+    let expect_digest = prepared
+        .expected_digest(format, strategy)
+        .ok_or("no document to check the result against")?;
     let (_, input) = prepared.bytes.first().ok_or_else(|| {
         format!(
             "no {} document of {}: {}",
@@ -122,9 +125,7 @@ fn main() -> Result<(), String> {
         strategy,
         Profile {
             input,
-            expect_digest: prepared
-                .expected_digest(strategy)
-                .ok_or("no JSON document to check a value against")?,
+            expect_digest,
             docs,
             threads,
         },

@@ -1,4 +1,5 @@
-//! The formats: postcard, bincode 2, MessagePack and JSON, each driving a serde seed.
+//! The formats: postcard, bincode 2, MessagePack and JSON, each driving a serde seed; JSON
+//! twice, through serde_json (`json`) and through sonic-rs (`json-sonic`), the same bytes.
 //!
 //! Every strategy reaches a format through [`Format::decode_seed`], so the owned, in-place,
 //! borrowed and arena strategies all read the same bytes through the same `Deserializer`.
@@ -124,6 +125,37 @@ impl Format for Json {
     }
 }
 
+/// JSON read by sonic-rs's serde `Deserializer` (SIMD string scanning, the whole input's UTF-8
+/// checked once up front), written by serde_json: the same documents as [`Json`].
+///
+/// sonic-rs picks its SIMD code at compile time: built without `-C target-cpu=native`, as this
+/// workspace builds, it runs its SSE2 code on x86_64. It rounds every float correctly, where
+/// serde_json's default parsing reads a few of canada.json's numbers one unit in the last place
+/// away, so the owned result of this format is checked against serde_json's with floats within
+/// one unit (see [`documents`](crate::run::documents)), and each strategy of this format
+/// against its owned result exactly.
+#[derive(Debug)]
+pub struct JsonSonic;
+
+impl Format for JsonSonic {
+    const NAME: &'static str = "json-sonic";
+
+    fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
+        Json::encode(value)
+    }
+
+    #[inline]
+    fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value, String> {
+        let mut de = sonic_rs::Deserializer::from_slice(input);
+        let value = seed.deserialize(&mut de).map_err(|e| e.to_string())?;
+        de.end().map_err(|e| e.to_string())?;
+        Ok(value)
+    }
+}
+
 /// Identifies a format at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatId {
@@ -135,11 +167,19 @@ pub enum FormatId {
     MsgPack,
     /// [`Json`].
     Json,
+    /// [`JsonSonic`].
+    JsonSonic,
 }
 
 impl FormatId {
     /// Every format, in report order.
-    pub const ALL: [Self; 4] = [Self::Postcard, Self::Bincode, Self::MsgPack, Self::Json];
+    pub const ALL: [Self; 5] = [
+        Self::Postcard,
+        Self::Bincode,
+        Self::MsgPack,
+        Self::Json,
+        Self::JsonSonic,
+    ];
 
     /// The name in rows and on the command line.
     #[must_use]
@@ -149,6 +189,7 @@ impl FormatId {
             Self::Bincode => Bincode::NAME,
             Self::MsgPack => MsgPack::NAME,
             Self::Json => Json::NAME,
+            Self::JsonSonic => JsonSonic::NAME,
         }
     }
 
@@ -169,6 +210,43 @@ impl FormatId {
             Self::Bincode => Bincode::encode(value),
             Self::MsgPack => MsgPack::encode(value),
             Self::Json => Json::encode(value),
+            Self::JsonSonic => JsonSonic::encode(value),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use core::marker::PhantomData;
+    use std::borrow::Cow;
+
+    use super::{Format, FormatId, Json, JsonSonic};
+    use crate::model::CowStr;
+
+    #[test]
+    fn both_json_parsers_read_escapes_alike_and_lend_unescaped_strings() {
+        let json = br#"["plain", "tab\t quote\" slash\/ \u00e9 \ud83d\ude00", "caf\u00e9"]"#;
+        let by_json: Vec<CowStr<'_>> = Json::decode_seed(json, PhantomData).unwrap();
+        let by_sonic: Vec<CowStr<'_>> = JsonSonic::decode_seed(json, PhantomData).unwrap();
+        assert_eq!(by_sonic, by_json);
+        assert_eq!(by_sonic[1].0, "tab\t quote\" slash/ \u{e9} \u{1f600}");
+        assert!(matches!(by_sonic[0].0, Cow::Borrowed("plain")));
+        assert!(matches!(by_sonic[2].0, Cow::Owned(_)));
+    }
+
+    #[test]
+    fn every_format_is_found_by_its_name() {
+        for format in FormatId::ALL {
+            assert_eq!(FormatId::from_name(format.name()), Some(format));
+        }
+        assert_eq!(FormatId::from_name("json-sonic"), Some(FormatId::JsonSonic));
+        assert_eq!(FormatId::from_name("sonic"), None);
+    }
+
+    #[test]
+    fn json_sonic_rejects_trailing_input_and_invalid_utf8() {
+        assert!(JsonSonic::decode_seed(b"[1] [2]", PhantomData::<Vec<u8>>).is_err());
+        assert!(JsonSonic::decode_seed(b"[1]  \n", PhantomData::<Vec<u8>>).is_ok());
+        assert!(JsonSonic::decode_seed(b"[\"\xff\"]", PhantomData::<Vec<String>>).is_err());
     }
 }

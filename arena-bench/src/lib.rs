@@ -17,20 +17,25 @@
 //!
 //! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
-//! [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
+//! [`json_parsers`] the table of JSON's two parsers, [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
 //! names to types, [`measure`] the generic measurement, [`figures`] the slab arena's figures,
-//! [`streaming`] the memory of reading a large file, [`report`] the outputs and [`run`] the
-//! command.
+//! [`streaming`] the memory of reading a large file, [`verdict`] the per-cell verdicts on
+//! `slab-fresh`, [`report`] the outputs, [`results`] the
+//! dated results file, [`provenance`] the date and machine it states, and [`run`] the command.
 
 pub mod counting;
 pub mod datasets;
 pub mod dispatch;
 pub mod figures;
 pub mod format;
+pub mod json_parsers;
 pub mod measure;
 pub mod model;
+pub mod provenance;
 pub mod report;
+pub mod results;
 pub mod run;
 pub mod strategy;
 pub mod streaming;
 pub mod value;
+pub mod verdict;

@@ -1,10 +1,12 @@
-//! The outputs: the table (terminal and `report.md`), `report.json` and `report.svg`.
+//! The outputs: the table (terminal and `report.md`, the verdicts last), `report.json` and
+//! `report.svg`.
 
 use std::fmt::Write as _;
 
 use crate::dispatch::StrategyId;
 use crate::figures::{self, Figures};
 use crate::measure::Row;
+use crate::verdict::{self, CellVerdict, Summary};
 
 /// The strategy every speedup of the typed matrix is measured against.
 pub const BASELINE: &str = "owned-system";
@@ -36,6 +38,21 @@ pub struct Meta {
     pub cpu: String,
     /// Logical CPUs.
     pub cpus: usize,
+    /// When the run started, `YYYY-MM-DD HH:MM UTC`.
+    #[serde(default)]
+    pub date_utc: String,
+    /// The machine's memory in bytes (0 when unknown).
+    #[serde(default)]
+    pub memory_bytes: u64,
+    /// The OS and its kernel's release.
+    #[serde(default)]
+    pub os: String,
+    /// The compiler that built the benchmark (`rustc --version`).
+    #[serde(default)]
+    pub rustc: String,
+    /// Whether the benchmark was built with optimizations (`--release`).
+    #[serde(default)]
+    pub release: bool,
     /// Concurrent workers per strategy.
     pub threads: u32,
     /// Requested size of the synthetic documents (`--size`): the city's in postcard bytes, the
@@ -82,7 +99,16 @@ pub struct Report {
     pub rows: Vec<ReportRow>,
     /// The slab arena's figures, unless `--no-figures`.
     pub figures: Option<Figures>,
+    /// The verdict of every cell where `slab-fresh` and another typed strategy were measured
+    /// ([`verdict::verdicts`]).
+    #[serde(default)]
+    pub verdicts: Vec<CellVerdict>,
+    /// How many of those cells `slab-fresh` holds in: over all of them, then per group
+    /// ([`verdict::summarize`]).
+    #[serde(default)]
+    pub summary: Vec<Summary>,
 }
+
 fn f(x: u64) -> f64 {
     x as f64
 }
@@ -92,7 +118,7 @@ impl Report {
     #[must_use]
     pub fn new(meta: Meta, rows: Vec<Row>) -> Self {
         let ok = |r: &Row| r.error.is_none() && r.median_ns > 0;
-        let rows = rows
+        let report_rows = rows
             .iter()
             .map(|r| {
                 let baseline = baseline_of(&r.strategy);
@@ -116,16 +142,30 @@ impl Report {
                 }
             })
             .collect();
+        let verdicts = verdict::verdicts(&rows);
         Self {
             meta,
-            rows,
+            summary: verdict::summarize(&verdicts),
+            verdicts,
+            rows: report_rows,
             figures: None,
         }
     }
 
-    /// The table, in Markdown (readable in a terminal as it is).
+    /// The table, in Markdown (readable in a terminal as it is): [`Self::tables`], then the
+    /// verdicts.
     #[must_use]
     pub fn table(&self) -> String {
+        let mut out = self.tables();
+        out.push_str(&verdict::markdown(&self.verdicts, &self.summary));
+        out
+    }
+
+    /// Every table of the run, in Markdown: the typed matrix, the two JSON parsers side by
+    /// side, the replay and value tables and the slab arena's figures, under a line saying what
+    /// the run was.
+    #[must_use]
+    pub fn tables(&self) -> String {
         let mut out = String::new();
         let m = &self.meta;
         let _ = writeln!(
@@ -190,6 +230,9 @@ impl Report {
                 f(row.peak_rss_bytes) / 1e6,
                 arena,
             );
+        }
+        if let Some(parsers) = crate::json_parsers::markdown(&self.rows) {
+            out.push_str(&parsers);
         }
         if self.rows.iter().any(|r| r.row.replay_median_ns.is_some()) {
             out.push_str(&self.replay_table());

@@ -61,8 +61,17 @@ pub fn to_json_value<T: serde::Serialize + ?Sized>(value: &T) -> Result<serde_js
 /// Where they differ, by JSON pointer, or serde_json's error on `json`.
 pub fn check(value: &serde_json::Value, json: &[u8]) -> Result<u64, String> {
     let reference: serde_json::Value = serde_json::from_slice(json).map_err(|e| e.to_string())?;
-    same(&mut String::new(), value, &reference)?;
+    agree(value, &reference)?;
     Ok(digest_of(&reference))
+}
+
+/// Checks that `got` is `expected`, node by node, floats equal or adjacent (see [`check`]).
+///
+/// # Errors
+///
+/// Where they differ, by JSON pointer.
+pub fn agree(got: &serde_json::Value, expected: &serde_json::Value) -> Result<(), String> {
+    same(&mut String::new(), got, expected)
 }
 
 /// Whether `a` and `b` are equal or adjacent floats.

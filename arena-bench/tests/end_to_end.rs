@@ -1,12 +1,13 @@
 //! Runs the report binary end to end at a tiny size and checks that every strategy produced a
-//! row with sane numbers, and that the reports were written; also with `--threads 2` and a
-//! `--json FILE` copy.
+//! row with sane numbers, and that the reports were written; also with `--threads 2`, a
+//! `--json FILE` copy and a `--results FILE` results file.
 
 use std::path::PathBuf;
 use std::process::Command;
 
 use arena_bench::dispatch::StrategyId;
 use arena_bench::report::{BASELINE, Report, VALUE_BASELINE};
+use arena_bench::verdict::CellGroup;
 
 fn run(out: &PathBuf, args: &[&str]) -> Report {
     let output = Command::new(env!("CARGO_BIN_EXE_arena-bench"))
@@ -155,7 +156,7 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
     let out = out_dir("city");
     // 20 KB: a few hundred citizens, fast even in a debug build.
     let report = run(&out, &["--dataset", "city", "--size", "20KB"]);
-    check_rows(&report, 4, 1, &StrategyId::ALL);
+    check_rows(&report, 5, 1, &StrategyId::ALL);
     let figures = report.figures.expect("the figures ran");
     assert!(figures.errors.is_empty(), "{:?}", figures.errors);
     assert_eq!(figures.latency.len(), 4);
@@ -178,6 +179,43 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
         table.contains("Slab arena figures"),
         "no figures in report.md"
     );
+    // One verdict per format measured: the matrix's four, then JSON through sonic-rs apart.
+    let cells: Vec<String> = report
+        .verdicts
+        .iter()
+        .map(|v| format!("{}/{}", v.format, v.dataset))
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            "postcard/city",
+            "bincode/city",
+            "msgpack/city",
+            "json/city",
+            "json-sonic/city"
+        ]
+    );
+    let groups: Vec<CellGroup> = report.verdicts.iter().map(|v| v.group).collect();
+    assert_eq!(groups[..4], [CellGroup::Matrix; 4]);
+    assert_eq!(groups[4], CellGroup::Other);
+    let summary = &report.summary;
+    assert_eq!(summary.len(), 3, "{summary:?}");
+    assert_eq!((summary[0].group, summary[0].cells), (None, 5));
+    assert_eq!(
+        (summary[1].group, summary[1].cells),
+        (Some(CellGroup::Matrix), 4)
+    );
+    assert_eq!(
+        (summary[2].group, summary[2].cells),
+        (Some(CellGroup::Other), 1)
+    );
+    assert!(
+        table.contains(&summary[1].line()),
+        "no summary in report.md"
+    );
+    for v in &report.verdicts {
+        assert!(table.contains(&v.line()), "no verdict line in report.md");
+    }
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -209,10 +247,12 @@ fn the_corpus_models_read_every_document_in_a_binary_format() {
 }
 
 #[test]
-fn two_threads_report_sane_rows_and_a_json_copy() {
+fn two_threads_report_sane_rows_a_json_copy_and_a_results_file() {
     let out = out_dir("threads");
     let copy = std::env::temp_dir().join(format!("arena-bench-copy-{}.json", std::process::id()));
     let _ = std::fs::remove_file(&copy);
+    let results = out.with_extension("md");
+    let chart = out.with_extension("svg");
     let strategies = [StrategyId::OwnedSystem, StrategyId::SlabFresh];
     let names = strategies.map(StrategyId::name).join(",");
     let report = run(
@@ -231,6 +271,8 @@ fn two_threads_report_sane_rows_and_a_json_copy() {
             "--no-figures",
             "--json",
             copy.to_str().expect("a UTF-8 temporary path"),
+            "--results",
+            results.to_str().expect("a UTF-8 temporary path"),
         ],
     );
     check_rows(&report, 1, 1, &strategies);
@@ -252,12 +294,39 @@ fn two_threads_report_sane_rows_and_a_json_copy() {
         rows(&report),
         "--json differs from report.json"
     );
+    assert_eq!(copied.verdicts.len(), 1, "{:?}", copied.verdicts);
+    assert_eq!(copied.verdicts, report.verdicts);
+    assert_eq!(copied.summary, report.summary);
+    let md = std::fs::read_to_string(&results).expect("--results wrote its file");
+    let chart_name = chart.file_name().unwrap().to_str().unwrap();
+    for expected in [
+        format!("| date | {} |", report.meta.date_utc),
+        format!("| compiler | {} |", report.meta.rustc),
+        format!("({chart_name})"),
+        report.summary[0].line(),
+        report.verdicts[0].line(),
+        "| cell | owned-system | slab-fresh |".to_owned(),
+        "| postcard/city | ".to_owned(),
+    ] {
+        assert!(
+            md.contains(&expected),
+            "no `{expected}` in the results file:\n{md}"
+        );
+    }
+    assert!(
+        md.contains("| command | `cargo run") && md.contains("--threads 2 --strategy"),
+        "{md}"
+    );
+    assert!(report.meta.rustc.starts_with("rustc "), "{:?}", report.meta);
+    assert!(std::fs::read_to_string(&chart).is_ok_and(|svg| svg.starts_with("<svg")));
+    let _ = std::fs::remove_file(&results);
+    let _ = std::fs::remove_file(&chart);
     let _ = std::fs::remove_file(&copy);
     let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
-fn the_event_streams_run_in_json_and_msgpack_and_say_what_they_skip() {
+fn the_event_streams_run_in_both_jsons_and_msgpack_and_say_what_they_skip() {
     let out = out_dir("events");
     let measured = [
         StrategyId::OwnedSystem,
@@ -283,11 +352,12 @@ fn the_event_streams_run_in_json_and_msgpack_and_say_what_they_skip() {
             "--no-figures",
         ],
     );
-    // Every format was asked for: JSON and MessagePack are measured, the other two skipped.
-    check_rows(&report, 2, 2, &measured);
+    // Every format was asked for: JSON (through either parser) and MessagePack are measured,
+    // the other two skipped.
+    check_rows(&report, 3, 2, &measured);
     for r in &report.rows {
         assert!(
-            r.row.format == "json" || r.row.format == "msgpack",
+            ["json", "json-sonic", "msgpack"].contains(&r.row.format.as_str()),
             "{}: the event streams are JSON and MessagePack only",
             r.name
         );

@@ -349,13 +349,13 @@ pub fn generate(msgpack_bytes: usize) -> owned::Events {
 ///
 /// # Errors
 ///
-/// For a format other than JSON and MessagePack, or the format's error.
+/// For a format other than JSON (either parser's) and MessagePack, or the format's error.
 pub fn write_tag_last(format: FormatId, events: &owned::Events) -> Result<Vec<u8>, String> {
     let tag_first = format.encode(events)?;
     let arena = bumpalo::Bump::new();
     let seed = ArenaSeed::<Value<'_>, _>::new(&arena);
     let document = match format {
-        FormatId::Json => Json::decode_seed(&tag_first, seed)?,
+        FormatId::Json | FormatId::JsonSonic => Json::decode_seed(&tag_first, seed)?,
         FormatId::MsgPack => MsgPack::decode_seed(&tag_first, seed)?,
         FormatId::Postcard | FormatId::Bincode => return Err(SKIPPED_FORMAT.to_owned()),
     };

@@ -8,20 +8,20 @@ use crate::format::FormatId;
 
 /// The default size of the synthetic documents (`--size`), in bytes of the city's postcard
 /// and of the event streams' MessagePack: 2 MB (about 24,000 citizens, 4.3 MB of JSON; about
-/// 11,700 events, 2.4 MB of JSON). The default run measures 4 formats × 4 datasets × every
-/// strategy that reads every format, the 2 event streams in JSON and MessagePack × every such
-/// strategy but multitude's, and the 6 JSON documents × every strategy that reads JSON only,
-/// each cell in its own process; at this size the slowest cell (owned, system allocator, JSON
-/// city) takes about 25 ms per document on a 2-core machine, so each cell fits its budget with
-/// enough runs for a median, and the whole run stays well under 3 minutes.
+/// 11,700 events, 2.4 MB of JSON). The default run measures 5 formats (JSON twice, through
+/// serde_json and sonic-rs) × 4 datasets × every strategy that reads every format, the 2 event
+/// streams in both JSONs and MessagePack × every such strategy but multitude's, and the 6 JSON
+/// documents × every strategy that reads JSON only, each cell in its own process; at this size
+/// the slowest cell (owned, system allocator, JSON city) takes about 25 ms per document on a
+/// 2-core machine, so each cell fits its budget with enough runs for a median, and the whole
+/// run stays under 3 minutes.
 pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
 
-/// Timed time per cell by default. With 16 cells for each of the 13 strategies that read every
-/// format, 4 more for each of the 11 of them that read the event streams, and 6 (the JSON
+/// Timed time per cell by default. With 20 cells for each of the 13 strategies that read every
+/// format, 6 more for each of the 11 of them that read the event streams, and 6 (the JSON
 /// documents) for each of the 7 that read JSON only (the value table's 6 and
-/// slab-fresh-via-value), 294 cells, 300 ms each is about 88 s of timing, leaving room for the
-/// process starts, the check and counting passes and a loaded machine within the 3 minutes
-/// (the whole default run took 89 s on the 2-vCPU Xeon VM, the event streams about 28 s of it).
+/// slab-fresh-via-value), 368 cells, 300 ms each is about 110 s of timing, leaving room for the
+/// process starts, the check and counting passes and a loaded machine within the 3 minutes.
 pub const DEFAULT_BUDGET_MS: u64 = 300;
 
 /// Rounds over the whole matrix by default: each cell is measured in this many separate child
@@ -40,6 +40,7 @@ pub struct Options {
     pub(super) budget_ms: u64,
     pub(super) rounds: u32,
     pub(super) json: Option<PathBuf>,
+    pub(super) results: Option<PathBuf>,
     pub(super) out: Option<PathBuf>,
     pub(super) figures: bool,
     pub(super) stream: Option<u64>,
@@ -51,7 +52,9 @@ arena-bench: compare allocation strategies for serde deserialization, with time 
 USAGE: cargo run --release -p arena-bench -- [OPTIONS]
 
 OPTIONS (lists are comma-separated; the default is all):
-  --format F        postcard, bincode, msgpack, json
+  --format F        postcard, bincode, msgpack, json, json-sonic; json-sonic is the JSON
+                    documents read by sonic-rs's serde Deserializer instead of serde_json's
+                    (every typed strategy; the value table and slab-fresh-via-value read json)
   --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last;
                     the event streams (serde's internally tagged, adjacently tagged and
                     untagged enums and flatten; events-tag-last: each event's tag last in its
@@ -70,7 +73,12 @@ OPTIONS (lists are comma-separated; the default is all):
   --budget-ms MS    time spent timing each cell, over all rounds (default 300)
   --rounds N        measure the whole matrix N times, interleaved, and report each cell's
                     median round (default 3)
-  --json FILE       also write the JSON report to FILE
+  --json FILE       also write the JSON report to FILE (with the per-cell verdicts)
+  --results FILE    also write the dated results file to FILE, in Markdown: date (UTC),
+                    machine, rustc, the command, the verdicts, time per document and
+                    speedup and peak memory per cell, the full tables; its chart goes next
+                    to it, as FILE with the extension .svg (how arena-bench/docs/results.md
+                    is made: see arena-bench/README.md)
   --out DIR         where data and reports go (default target/arena-bench)
   --no-figures      skip the slab arena's figures (alloc latency, memory after a spike)
   --stream SIZE     instead of the matrix, the streaming table: peak resident memory of
@@ -138,6 +146,7 @@ impl Options {
             budget_ms: DEFAULT_BUDGET_MS,
             rounds: DEFAULT_ROUNDS,
             json: None,
+            results: None,
             out: None,
             figures: true,
             stream: None,
@@ -185,10 +194,37 @@ impl Options {
                         .ok_or("--rounds takes a positive number")?;
                 }
                 "--json" => o.json = Some(PathBuf::from(value)),
+                "--results" => o.results = Some(PathBuf::from(value)),
                 "--out" => o.out = Some(PathBuf::from(value)),
                 _ => return Err(format!("unknown option `{flag}`\n\n{USAGE}")),
             }
         }
         Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Options;
+    use crate::format::FormatId;
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        Options::parse(&args.iter().map(|&a| a.to_owned()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn json_sonic_is_in_the_default_run_and_named_on_the_command_line() {
+        assert_eq!(parse(&[]).unwrap().formats, FormatId::ALL);
+        assert!(FormatId::ALL.contains(&FormatId::JsonSonic));
+        assert_eq!(
+            parse(&["--format", "json, json-sonic"]).unwrap().formats,
+            [FormatId::Json, FormatId::JsonSonic]
+        );
+        assert_eq!(
+            parse(&["--format", "json-sonic"]).unwrap().formats,
+            [FormatId::JsonSonic]
+        );
+        let error = parse(&["--format", "json,sonic"]).unwrap_err();
+        assert!(error.contains("unknown format `sonic`"), "{error}");
     }
 }

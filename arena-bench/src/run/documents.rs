@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
 use crate::dispatch::StrategyId;
-use crate::format::FormatId;
+use core::marker::PhantomData;
+
+use crate::format::{Format, FormatId, JsonSonic};
 use crate::model::digest_of;
-use crate::value::document_digest;
+use crate::value::{agree, document_digest, to_json_value};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
@@ -20,8 +22,12 @@ fn data_dir() -> PathBuf {
 pub struct Documents {
     /// The dataset.
     pub dataset: DatasetId,
-    /// [`digest_of`] the owned value: what the typed strategies must reproduce.
-    pub digest: u64,
+    /// Per format of [`Self::bytes`], [`digest_of`] the owned value that format reads: what the
+    /// typed strategies must reproduce. It is the dataset's owned value for every format but
+    /// [`JsonSonic`], whose owned result is checked against it with floats within one unit in
+    /// the last place (serde_json's default float parsing is not always correctly rounded,
+    /// sonic-rs's is) and gives its own digest.
+    pub typed_digests: Vec<(FormatId, u64)>,
     /// [`document_digest`] of the JSON document, when JSON is among the formats: what the
     /// value table's strategies must reproduce.
     pub value_digest: Option<u64>,
@@ -31,15 +37,27 @@ pub struct Documents {
 }
 
 impl Documents {
-    /// The digest `strategy`'s result must have, if it reads any of these documents.
+    /// The digest `strategy`'s result must have on the document in `format`, if there is one.
     #[must_use]
-    pub fn expected_digest(&self, strategy: StrategyId) -> Option<u64> {
+    pub fn expected_digest(&self, format: FormatId, strategy: StrategyId) -> Option<u64> {
         if strategy.is_value() {
             self.value_digest
         } else {
-            Some(self.digest)
+            self.typed_digests
+                .iter()
+                .find(|(f, _)| *f == format)
+                .map(|&(_, digest)| digest)
         }
     }
+}
+
+/// [`digest_of`] `owned` as sonic-rs reads it from `json`, once checked to be `owned` with
+/// floats equal or adjacent and everything else equal.
+fn sonic_digest<D: Dataset>(json: &[u8], owned: &D::Owned) -> Result<u64, String> {
+    let read: D::Owned = JsonSonic::decode_seed(json, PhantomData)?;
+    agree(&to_json_value(&read)?, &to_json_value(owned)?)
+        .map_err(|e| format!("sonic-rs reads {} unlike serde_json: {e}", D::NAME))?;
+    Ok(digest_of(&read))
 }
 
 /// The documents of `dataset`, whose value is `owned`, each written by `write`.
@@ -50,9 +68,18 @@ fn write_all<D: Dataset>(
     write: impl Fn(FormatId) -> Result<Vec<u8>, String>,
 ) -> Result<Documents, String> {
     let mut bytes = Vec::new();
+    let mut typed_digests = Vec::new();
     for &format in formats {
         if dataset.skipped_format(format).is_none() {
-            bytes.push((format, write(format)?));
+            let document = write(format)?;
+            typed_digests.push((
+                format,
+                match format {
+                    FormatId::JsonSonic => sonic_digest::<D>(&document, owned)?,
+                    _ => digest_of(owned),
+                },
+            ));
+            bytes.push((format, document));
         }
     }
     let value_digest = bytes
@@ -62,7 +89,7 @@ fn write_all<D: Dataset>(
         .transpose()?;
     Ok(Documents {
         dataset,
-        digest: digest_of(owned),
+        typed_digests,
         value_digest,
         bytes,
     })
@@ -79,7 +106,7 @@ fn corpus<D: Dataset>(
         .map_err(|e| format!("{} does not match its model: {e}", path.display()))?;
     write_all::<D>(dataset, &owned, formats, |format| match format {
         // The real file, unmodeled fields and all, for JSON.
-        FormatId::Json => Ok(json.clone()),
+        FormatId::Json | FormatId::JsonSonic => Ok(json.clone()),
         _ => format.encode(&owned),
     })
 }
@@ -113,5 +140,74 @@ pub fn documents(dataset: DatasetId, size: u64, formats: &[FormatId]) -> Result<
             corpus::<citm::CitmCatalog>(dataset, "citm_catalog.json", formats)
         }
         DatasetId::Canada => corpus::<canada::Canada>(dataset, "canada.json", formats),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use core::marker::PhantomData;
+
+    use super::{corpus, data_dir};
+    use crate::datasets::canada;
+    use crate::dispatch::StrategyId;
+    use crate::format::{Format, FormatId, Json, JsonSonic};
+    use crate::model::digest_of;
+
+    /// Every number of a JSON text, in order (canada.json's strings hold no digits).
+    fn numbers(json: &str) -> Vec<&str> {
+        json.split(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
+            .filter(|token| token.starts_with(|c: char| c == '-' || c.is_ascii_digit()))
+            .collect()
+    }
+
+    #[test]
+    fn sonic_rs_reads_every_float_of_canada_correctly_rounded() {
+        let json = std::fs::read_to_string(data_dir().join("canada.json")).unwrap();
+        let read: canada::owned::Canada =
+            JsonSonic::decode_seed(json.as_bytes(), PhantomData).unwrap_or_else(|e| panic!("{e}"));
+        let floats: Vec<f64> = read
+            .features
+            .iter()
+            .flat_map(|f| f.geometry.coordinates.iter().flatten())
+            .flat_map(|&(x, y)| [x, y])
+            .collect();
+        let text = numbers(&json);
+        assert_eq!(floats.len(), text.len());
+        assert!(floats.len() > 100_000, "{} numbers", floats.len());
+        for (float, text) in floats.iter().zip(text) {
+            // Rust's `str::parse` rounds correctly.
+            assert_eq!(
+                float.to_bits(),
+                text.parse::<f64>().unwrap().to_bits(),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_sonic_documents_are_the_json_ones_with_their_own_owned_digest() {
+        let formats = [FormatId::Json, FormatId::JsonSonic];
+        let docs =
+            corpus::<canada::Canada>(crate::datasets::DatasetId::Canada, "canada.json", &formats)
+                .unwrap();
+        assert_eq!(docs.bytes[0].1, docs.bytes[1].1);
+        let owned = StrategyId::OwnedSystem;
+        let (json, sonic) = (
+            docs.expected_digest(FormatId::Json, owned).unwrap(),
+            docs.expected_digest(FormatId::JsonSonic, owned).unwrap(),
+        );
+        // Each is the digest of what its own parser reads: serde_json reads a few of canada's
+        // floats one unit in the last place away unless its `float_roundtrip` feature is on
+        // (as it is when the whole workspace is built together), sonic-rs never does.
+        let read = |format| -> canada::owned::Canada {
+            match format {
+                FormatId::Json => Json::decode_seed(&docs.bytes[0].1, PhantomData),
+                _ => JsonSonic::decode_seed(&docs.bytes[1].1, PhantomData),
+            }
+            .unwrap()
+        };
+        assert_eq!(json, digest_of(&read(FormatId::Json)));
+        assert_eq!(sonic, digest_of(&read(FormatId::JsonSonic)));
+        assert_eq!(docs.expected_digest(FormatId::Postcard, owned), None);
     }
 }

@@ -14,6 +14,7 @@ use crate::dispatch::{GlobalAllocator, StrategyId};
 use crate::figures::Figures;
 use crate::format::FormatId;
 use crate::measure::Row;
+use crate::provenance;
 use crate::report::{Meta, Report};
 
 /// Where `target/` is: the binary lives in `target/<profile>/`.
@@ -99,6 +100,7 @@ fn failed_row(
 
 pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     let started = Instant::now();
+    let date_utc = provenance::utc_now();
     let out = o.out.clone().unwrap_or_else(default_out_dir);
     let data = out.join("data");
     std::fs::create_dir_all(&data).map_err(|e| format!("creating {}: {e}", data.display()))?;
@@ -185,8 +187,13 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
             .chain(args.iter().cloned())
             .collect::<Vec<_>>()
             .join(" "),
-        cpu: cpu_model(),
-        cpus: std::thread::available_parallelism().map_or(1, usize::from),
+        cpu: provenance::cpu_model(),
+        cpus: provenance::cpus(),
+        date_utc,
+        memory_bytes: provenance::memory_bytes(),
+        os: provenance::os(),
+        rustc: provenance::RUSTC.to_owned(),
+        release: !cfg!(debug_assertions),
         threads: o.threads,
         city_bytes: o.city_bytes,
         budget_ms: o.budget_ms,
@@ -213,6 +220,13 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     write(&out.join("report.svg"), &report.svg())?;
     if let Some(path) = &o.json {
         write(path, &json)?;
+    }
+    if let Some(path) = &o.results {
+        let chart = path.with_extension("svg");
+        write(&chart, &report.svg())?;
+        let name = chart.file_name().map(|n| n.to_string_lossy().into_owned());
+        write(path, &crate::results::markdown(&report, name.as_deref()))?;
+        eprintln!("results: {} (chart: {})", path.display(), chart.display());
     }
     eprintln!("reports: {}/report.{{md,json,svg}}", out.display());
     Ok(())
@@ -377,8 +391,8 @@ fn run_child(
 ) -> Result<Row, String> {
     let digest = prepared
         .digests
-        .expected_digest(strategy)
-        .ok_or("no JSON document to check a value against")?;
+        .expected_digest(format, strategy)
+        .ok_or("no document to check the result against")?;
     let output = Command::new(binary)
         .arg("--child")
         .args([format.name(), prepared.dataset.name(), strategy.name()])
@@ -401,20 +415,6 @@ fn run_child(
             Err(format!("the child failed ({}): {last}", output.status))
         }
     }
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines().find_map(|l| {
-                l.strip_prefix("model name")?
-                    .split(':')
-                    .nth(1)
-                    .map(|m| m.trim().to_owned())
-            })
-        })
-        .unwrap_or_else(|| "unknown CPU".to_owned())
 }
 
 #[cfg(test)]

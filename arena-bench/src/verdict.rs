@@ -1,0 +1,452 @@
+//! Per-cell verdicts: in each cell (format × dataset) of a run, is [`CONTENDER`] the fastest
+//! strategy, within [`TOLERANCE_PERCENT`] of the fastest other one, or beaten?
+//!
+//! [`verdict`] is the rule, a pure function over the per-document medians of one cell's
+//! strategies; [`verdicts`] applies it to every cell of a run's rows and [`summarize`] counts
+//! the cells it holds in, per [`CellGroup`].
+
+use std::fmt::Write as _;
+
+use crate::datasets::DatasetId;
+use crate::dispatch::StrategyId;
+use crate::format::FormatId;
+use crate::measure::Row;
+
+/// The strategy the verdicts are about: the arena derive into a fresh `SlabArena` per
+/// document, what a user of the toolkit does by default.
+pub const CONTENDER: &str = "slab-fresh";
+
+/// How much slower than the fastest other strategy [`CONTENDER`] may be and still count: its
+/// time at most `1 + TOLERANCE_PERCENT / 100` times the other's. 3%: about the spread of one
+/// cell's median between rounds on a quiet machine, so a smaller gap is not a result.
+pub const TOLERANCE_PERCENT: u64 = 3;
+
+/// How [`CONTENDER`] fared in one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// No other strategy was faster (a tie counts as fastest).
+    Fastest,
+    /// Slower than the fastest other strategy by at most [`TOLERANCE_PERCENT`].
+    Within,
+    /// Slower than the fastest other strategy by more than [`TOLERANCE_PERCENT`].
+    Lost,
+}
+
+/// The verdict of one cell: the outcome, and the figures it was read from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Verdict {
+    /// How [`CONTENDER`] fared.
+    pub outcome: Outcome,
+    /// [`CONTENDER`]'s median time per document, in nanoseconds.
+    pub contender_ns: u64,
+    /// The fastest other strategy of the cell (the first in run order among equals).
+    pub fastest_other: String,
+    /// Its median time per document, in nanoseconds.
+    pub other_ns: u64,
+}
+
+impl Verdict {
+    /// Whether the cell counts for [`CONTENDER`]: fastest or within the tolerance.
+    #[must_use]
+    pub const fn holds(&self) -> bool {
+        !matches!(self.outcome, Outcome::Lost)
+    }
+
+    /// How much faster the fastest other strategy is, in percent of its speed over
+    /// [`CONTENDER`]'s (`contender time / other time − 1`); negative when [`CONTENDER`] is the
+    /// faster.
+    #[must_use]
+    pub fn other_faster_percent(&self) -> f64 {
+        (self.contender_ns as f64 / self.other_ns.max(1) as f64 - 1.0) * 100.0
+    }
+
+    /// The verdict in words: `fastest`, `within 3%` or `lost: X is N% faster`.
+    #[must_use]
+    pub fn words(&self) -> String {
+        match self.outcome {
+            Outcome::Fastest => "fastest".to_owned(),
+            Outcome::Within => format!("within {TOLERANCE_PERCENT}%"),
+            Outcome::Lost => format!(
+                "lost: {} is {:.0}% faster",
+                self.fastest_other,
+                self.other_faster_percent()
+            ),
+        }
+    }
+}
+
+/// The verdict of a cell whose strategies took `medians` (name, median nanoseconds per
+/// document), or `None` when [`CONTENDER`] or every other strategy is missing.
+///
+/// [`CONTENDER`] is compared with the fastest of the others: [`Outcome::Fastest`] when its time
+/// is at most theirs, [`Outcome::Within`] when it is at most `1 + TOLERANCE_PERCENT / 100`
+/// times theirs (computed in integers, so the boundary is exact), [`Outcome::Lost`] beyond.
+#[must_use]
+pub fn verdict<'a>(medians: impl IntoIterator<Item = (&'a str, u64)>) -> Option<Verdict> {
+    let mut contender = None;
+    let mut fastest: Option<(&str, u64)> = None;
+    for (name, ns) in medians {
+        if name == CONTENDER {
+            contender = Some(ns);
+        } else if fastest.is_none_or(|(_, best)| ns < best) {
+            fastest = Some((name, ns));
+        }
+    }
+    let (contender_ns, (other, other_ns)) = contender.zip(fastest)?;
+    let scaled = |ns: u64, percent: u64| u128::from(ns) * u128::from(percent);
+    let outcome = if contender_ns <= other_ns {
+        Outcome::Fastest
+    } else if scaled(contender_ns, 100) <= scaled(other_ns, 100 + TOLERANCE_PERCENT) {
+        Outcome::Within
+    } else {
+        Outcome::Lost
+    };
+    Some(Verdict {
+        outcome,
+        contender_ns,
+        fastest_other: other.to_owned(),
+        other_ns,
+    })
+}
+
+/// The cells a summary counts apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CellGroup {
+    /// The matrix the performance target is read on: [`MATRIX_FORMATS`] × [`MATRIX_DATASETS`]
+    /// (16 cells when all are run).
+    Matrix,
+    /// The synthetic event streams, in the formats that carry them.
+    EventStreams,
+    /// Any other cell: a format beyond the matrix's four, such as JSON through sonic-rs.
+    Other,
+}
+
+/// The formats of [`CellGroup::Matrix`].
+pub const MATRIX_FORMATS: [FormatId; 4] = [
+    FormatId::Postcard,
+    FormatId::Bincode,
+    FormatId::MsgPack,
+    FormatId::Json,
+];
+
+/// The datasets of [`CellGroup::Matrix`].
+pub const MATRIX_DATASETS: [DatasetId; 4] = [
+    DatasetId::City,
+    DatasetId::Twitter,
+    DatasetId::CitmCatalog,
+    DatasetId::Canada,
+];
+
+impl CellGroup {
+    /// The group of the cell `format`/`dataset` (names as in the rows).
+    #[must_use]
+    pub fn of(format: &str, dataset: &str) -> Self {
+        let format = FormatId::from_name(format);
+        let dataset = DatasetId::from_name(dataset);
+        if dataset.is_some_and(|d| MATRIX_DATASETS.contains(&d))
+            && format.is_some_and(|f| MATRIX_FORMATS.contains(&f))
+        {
+            Self::Matrix
+        } else if matches!(dataset, Some(DatasetId::Events | DatasetId::EventsTagLast))
+            && format.is_some_and(|f| MATRIX_FORMATS.contains(&f))
+        {
+            Self::EventStreams
+        } else {
+            Self::Other
+        }
+    }
+
+    /// The group's cells in words, completing "N of M ...".
+    #[must_use]
+    pub const fn cells(self) -> &'static str {
+        match self {
+            Self::Matrix => {
+                "cells of the matrix (postcard, bincode, msgpack, json × city, twitter, \
+                 citm_catalog, canada)"
+            }
+            Self::EventStreams => "event-stream cells (events, events-tag-last)",
+            Self::Other => "cells of other formats (json-sonic)",
+        }
+    }
+}
+
+/// The verdict of one cell of a run.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CellVerdict {
+    /// Format name.
+    pub format: String,
+    /// Dataset name.
+    pub dataset: String,
+    /// Which summary counts it.
+    pub group: CellGroup,
+    /// The verdict.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
+impl CellVerdict {
+    /// One line: the cell, the verdict and the two times it compares.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let v = &self.verdict;
+        let ms = |ns: u64| ns as f64 / 1e6;
+        format!(
+            "{}/{}: {} ({CONTENDER} {:.3} ms, {} {:.3} ms per document)",
+            self.format,
+            self.dataset,
+            v.words(),
+            ms(v.contender_ns),
+            v.fastest_other,
+            ms(v.other_ns)
+        )
+    }
+}
+
+/// The verdict of every cell of `rows` (in run order) where [`CONTENDER`] and another
+/// strategy of the typed matrix were measured; the value table's strategies, which read no
+/// model, take no part.
+#[must_use]
+pub fn verdicts(rows: &[Row]) -> Vec<CellVerdict> {
+    let measured = |r: &&Row| {
+        r.error.is_none()
+            && r.total_median_ns > 0
+            && !StrategyId::from_name(&r.strategy).is_some_and(StrategyId::is_value)
+    };
+    let mut cells: Vec<(&str, &str)> = Vec::new();
+    for r in rows.iter().filter(measured) {
+        if !cells.contains(&(r.format.as_str(), r.dataset.as_str())) {
+            cells.push((&r.format, &r.dataset));
+        }
+    }
+    cells
+        .into_iter()
+        .filter_map(|(format, dataset)| {
+            let verdict = verdict(
+                rows.iter()
+                    .filter(measured)
+                    .filter(|r| r.format == format && r.dataset == dataset)
+                    .map(|r| (r.strategy.as_str(), r.total_median_ns)),
+            )?;
+            Some(CellVerdict {
+                format: format.to_owned(),
+                dataset: dataset.to_owned(),
+                group: CellGroup::of(format, dataset),
+                verdict,
+            })
+        })
+        .collect()
+}
+
+/// How many cells of a group [`CONTENDER`] holds in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Summary {
+    /// The group; `None` for all the cells of the run.
+    pub group: Option<CellGroup>,
+    /// Cells where [`CONTENDER`] is fastest or within the tolerance.
+    pub holds: usize,
+    /// Cells with a verdict.
+    pub cells: usize,
+}
+
+impl Summary {
+    /// The summary line: "slab-fresh is fastest (or within 3%) in N of M cells".
+    #[must_use]
+    pub fn line(&self) -> String {
+        format!(
+            "{CONTENDER} is fastest (or within {TOLERANCE_PERCENT}%) in {} of {} {}",
+            self.holds,
+            self.cells,
+            self.group.map_or("cells", CellGroup::cells)
+        )
+    }
+}
+
+/// The summary over every cell of `verdicts`, then one per group that has cells.
+#[must_use]
+pub fn summarize(verdicts: &[CellVerdict]) -> Vec<Summary> {
+    let count = |group: Option<CellGroup>| {
+        let cells = verdicts
+            .iter()
+            .filter(|v| group.is_none_or(|g| v.group == g));
+        Summary {
+            group,
+            holds: cells.clone().filter(|v| v.verdict.holds()).count(),
+            cells: cells.count(),
+        }
+    };
+    std::iter::once(count(None))
+        .chain(
+            [CellGroup::Matrix, CellGroup::EventStreams, CellGroup::Other]
+                .into_iter()
+                .map(|g| count(Some(g)))
+                .filter(|s| s.cells > 0),
+        )
+        .collect()
+}
+
+/// The verdicts section of the report, in Markdown: the summary lines, then one line per
+/// cell.
+#[must_use]
+pub fn markdown(verdicts: &[CellVerdict], summary: &[Summary]) -> String {
+    let mut out = format!(
+        "\n## Verdicts: is {CONTENDER} the fastest strategy of its cell?\n\n\
+         Per cell, {CONTENDER}'s time per document against the fastest other strategy of the \
+         typed matrix measured in that cell: fastest, within {TOLERANCE_PERCENT}%, or lost.\n\n"
+    );
+    if verdicts.is_empty() {
+        let _ = writeln!(
+            out,
+            "No cell measured {CONTENDER} and another strategy of the typed matrix."
+        );
+        return out;
+    }
+    for s in summary {
+        let _ = writeln!(out, "- **{}**", s.line());
+    }
+    out.push('\n');
+    for v in verdicts {
+        let _ = writeln!(out, "- {}", v.line());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(medians: &[(&'static str, u64)]) -> Option<Verdict> {
+        verdict(medians.iter().copied())
+    }
+
+    #[test]
+    fn the_contender_alone_in_front_or_tied_is_fastest() {
+        let v = cell(&[("owned-system", 200), (CONTENDER, 100), ("borrowed", 150)]).unwrap();
+        assert_eq!(v.outcome, Outcome::Fastest);
+        assert_eq!((v.fastest_other.as_str(), v.other_ns), ("borrowed", 150));
+        assert!(v.other_faster_percent() < 0.0);
+        let tie = cell(&[("in-place-system", 100), (CONTENDER, 100)]).unwrap();
+        assert_eq!(tie.outcome, Outcome::Fastest);
+        assert_eq!(tie.words(), "fastest");
+    }
+
+    #[test]
+    fn the_tolerance_boundary_is_exact() {
+        // 1.03x the other's time: within.
+        let at = cell(&[("in-place-mimalloc", 10_000), (CONTENDER, 10_300)]).unwrap();
+        assert_eq!(at.outcome, Outcome::Within);
+        assert_eq!(at.words(), "within 3%");
+        // One nanosecond more: lost.
+        let past = cell(&[("in-place-mimalloc", 10_000), (CONTENDER, 10_301)]).unwrap();
+        assert_eq!(past.outcome, Outcome::Lost);
+        assert_eq!(past.words(), "lost: in-place-mimalloc is 3% faster");
+        // Large times do not overflow the comparison.
+        let huge = cell(&[("owned-system", u64::MAX), (CONTENDER, u64::MAX - 1)]).unwrap();
+        assert_eq!(huge.outcome, Outcome::Fastest);
+    }
+
+    #[test]
+    fn a_lost_cell_names_the_fastest_other_and_by_how_much() {
+        let v = cell(&[
+            ("owned-system", 300),
+            ("multitude-fresh", 178),
+            (CONTENDER, 222),
+            ("in-place-system", 140),
+            ("in-place-mimalloc", 140),
+        ])
+        .unwrap();
+        assert_eq!(v.outcome, Outcome::Lost);
+        // The first of two equally fast others.
+        assert_eq!(v.fastest_other, "in-place-system");
+        assert_eq!(v.words(), "lost: in-place-system is 59% faster");
+        assert!(!v.holds());
+    }
+
+    #[test]
+    fn a_cell_without_the_contender_or_without_another_has_no_verdict() {
+        assert_eq!(cell(&[("owned-system", 100), ("borrowed", 90)]), None);
+        assert_eq!(cell(&[(CONTENDER, 90)]), None);
+        assert_eq!(cell(&[]), None);
+    }
+
+    fn row(format: &str, dataset: &str, strategy: &str, ns: u64) -> Row {
+        Row {
+            format: format.to_owned(),
+            dataset: dataset.to_owned(),
+            strategy: strategy.to_owned(),
+            median_ns: ns,
+            total_median_ns: ns,
+            ..Row::default()
+        }
+    }
+
+    #[test]
+    fn a_run_gets_one_verdict_per_cell_and_a_summary_per_group() {
+        let mut failed = row("json", "city", "in-place-system", 0);
+        failed.error = Some("not measured".to_owned());
+        let rows = [
+            row("postcard", "city", "owned-system", 100),
+            row("postcard", "city", CONTENDER, 40),
+            row("postcard", "canada", "in-place-system", 300_000),
+            row("postcard", "canada", CONTENDER, 400_000),
+            // A failed row and a value-table row take no part.
+            failed,
+            row("json", "city", "value-sonic-rs", 1),
+            row("json", "city", "owned-system", 100),
+            row("json", "city", CONTENDER, 102),
+            row("msgpack", "events", "owned-system", 100),
+            row("msgpack", "events", CONTENDER, 120),
+            row("json-sonic", "city", "owned-system", 100),
+            row("json-sonic", "city", CONTENDER, 50),
+            // No contender: no verdict.
+            row("bincode", "twitter", "owned-system", 100),
+        ];
+        let v = verdicts(&rows);
+        let cells: Vec<(&str, &str, Outcome, CellGroup)> = v
+            .iter()
+            .map(|c| {
+                (
+                    c.format.as_str(),
+                    c.dataset.as_str(),
+                    c.verdict.outcome,
+                    c.group,
+                )
+            })
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                ("postcard", "city", Outcome::Fastest, CellGroup::Matrix),
+                ("postcard", "canada", Outcome::Lost, CellGroup::Matrix),
+                ("json", "city", Outcome::Within, CellGroup::Matrix),
+                ("msgpack", "events", Outcome::Lost, CellGroup::EventStreams),
+                ("json-sonic", "city", Outcome::Fastest, CellGroup::Other),
+            ]
+        );
+        assert_eq!(v[2].verdict.fastest_other, "owned-system");
+        let summary = summarize(&v);
+        let counts: Vec<(Option<CellGroup>, usize, usize)> = summary
+            .iter()
+            .map(|s| (s.group, s.holds, s.cells))
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                (None, 3, 5),
+                (Some(CellGroup::Matrix), 2, 3),
+                (Some(CellGroup::EventStreams), 0, 1),
+                (Some(CellGroup::Other), 1, 1),
+            ]
+        );
+        assert_eq!(
+            summary[0].line(),
+            "slab-fresh is fastest (or within 3%) in 3 of 5 cells"
+        );
+        assert_eq!(
+            v[1].line(),
+            "postcard/canada: lost: in-place-system is 33% faster \
+             (slab-fresh 0.400 ms, in-place-system 0.300 ms per document)"
+        );
+    }
+}
