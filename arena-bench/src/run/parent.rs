@@ -38,7 +38,7 @@ fn prepare(dataset: DatasetId, o: &Options, dir: &Path) -> Result<Prepared, Stri
     let mut files = Vec::new();
     for (format, bytes) in std::mem::take(&mut docs.bytes) {
         let path = dir.join(format!("{}.{}", dataset.name(), format.name()));
-        std::fs::write(&path, &bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
+        write_file(&path, &bytes)?;
         files.push((format, path));
     }
     Ok(Prepared {
@@ -209,27 +209,30 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     let table = report.table();
     println!("{table}");
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-    let write = |path: &Path, text: &str| {
-        std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
-    };
-    write(
+    write_file(
         &out.join("report.md"),
-        &format!("# arena-bench report\n\n{table}"),
+        format!("# arena-bench report\n\n{table}"),
     )?;
-    write(&out.join("report.json"), &json)?;
-    write(&out.join("report.svg"), &report.svg())?;
+    write_file(&out.join("report.json"), &json)?;
+    let svg = report.svg();
+    write_file(&out.join("report.svg"), &svg)?;
     if let Some(path) = &o.json {
-        write(path, &json)?;
+        write_file(path, &json)?;
     }
     if let Some(path) = &o.results {
         let chart = path.with_extension("svg");
-        write(&chart, &report.svg())?;
+        write_file(&chart, &svg)?;
         let name = chart.file_name().map(|n| n.to_string_lossy().into_owned());
-        write(path, &crate::results::markdown(&report, name.as_deref()))?;
+        write_file(path, crate::results::markdown(&report, name.as_deref()))?;
         eprintln!("results: {} (chart: {})", path.display(), chart.display());
     }
     eprintln!("reports: {}/report.{{md,json,svg}}", out.display());
     Ok(())
+}
+
+/// Writes `contents` to `path`, the error naming the file.
+fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
+    std::fs::write(path, contents).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// `--stream SIZE`: the streaming table alone, printed and written to `out/stream.{md,json}`.
@@ -238,10 +241,8 @@ fn stream(size: u64, out: &Path, data: &Path) -> Result<(), String> {
     let table = crate::streaming::markdown(&rows);
     println!("{table}");
     let json = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
-    for (name, text) in [("stream.md", &table), ("stream.json", &json)] {
-        let path = out.join(name);
-        std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
-    }
+    write_file(&out.join("stream.md"), &table)?;
+    write_file(&out.join("stream.json"), &json)?;
     eprintln!("reports: {}/stream.{{md,json}}", out.display());
     Ok(())
 }
