@@ -145,8 +145,8 @@ where
         //   it captures nothing (a function pointer); its input is a copy of a document
         //   allocated before the checkpoint; its error is an `AttemptError`, which holds
         //   nothing; it stored no reference elsewhere (the caller's part, in the docs above);
-        //   and everything it built on
-        //   the way was dropped or forgotten on its own stack before it returned.
+        //   and everything it built on the way was dropped or forgotten on its own stack
+        //   before it returned.
         unsafe { arena.rewind(checkpoint) };
     }
     result
