@@ -13,12 +13,19 @@
 //! value in a bump arena.
 //!
 //! **Resident memory.** A large sequence (the top-level array of a big document) would be held
-//! twice at the moment it moves into the arena: on the stack and in its arena block. So a frame
-//! reaching past the stack's first [`KEEP_RESIDENT`] bytes moves in steps from its end, and each
-//! step gives the stack's pages past that point back to the OS (`madvise(MADV_DONTNEED)` on
-//! unix); the arena block's pages become resident only as the copy writes them, so the sequence
-//! is resident about once. The stack keeps its capacity (the pages come back zeroed when a later
-//! sequence writes them) and at most `KEEP_RESIDENT` bytes resident above the frames still open.
+//! twice at the moment it moves into the arena: on the stack and in its arena block. So a
+//! *large* frame (at least [`MOVE_STEP`] bytes) reaching past the stack's first
+//! [`KEEP_RESIDENT`] bytes moves in steps from its end, and each step gives the stack's pages
+//! past that point back to the OS (`madvise(MADV_DONTNEED)` on unix); the arena block's pages
+//! become resident only as the copy writes them, so the sequence is resident about once. The
+//! stack keeps its capacity (the pages come back zeroed when a later sequence writes them).
+//!
+//! A small frame never gives pages back, wherever it sits: the rows of a large document each
+//! hold a short sequence staged above the rows' own frame, past `KEEP_RESIDENT` once the rows
+//! fill it, and the next row reuses those pages at once. Giving them back would cost an OS call
+//! and the page faults to take them again per row. So the OS calls are at most one per
+//! `MOVE_STEP` bytes moved (plus one), and the pages given back are only those written since
+//! the last release (the stack tracks how high its frames reached), not its whole capacity.
 
 use core::cell::{Cell, UnsafeCell};
 use core::marker::PhantomData;
@@ -38,7 +45,9 @@ const BLOCK: usize = 16;
 const KEEP_RESIDENT: usize = 8 * 1024 * 1024;
 
 /// Bytes a large frame moves into the arena per step before the stack's pages behind them are
-/// given back.
+/// given back; also the size from which a frame counts as large. 2 MiB: a release per step is
+/// then at most one OS call per 2 MiB moved, and a frame smaller than that is cheaper to keep
+/// resident than to fault back in.
 const MOVE_STEP: usize = 2 * 1024 * 1024;
 
 /// The unit the stack's memory is made of: `BLOCK` bytes aligned to `BLOCK`.
@@ -67,6 +76,14 @@ struct Stack {
     len: Cell<usize>,
     /// Token of the innermost open frame, `0` when none is open.
     top: Cell<u64>,
+    /// Bytes of the stack that may be resident: every page past it is untouched since it was
+    /// given back (or ever). Raised to `len` when a frame closes (a frame's elements and the
+    /// frames nested in it all lie below its end at that moment) and by `grow` to the old
+    /// capacity (a reallocation may copy all of it); lowered by a large frame's release.
+    /// Always `<= cap`.
+    high: Cell<usize>,
+    /// Calls that gave pages back to the OS since the thread started.
+    releases: Cell<u64>,
     /// The token the next frame gets; tokens are never reused.
     next_token: Cell<u64>,
 }
@@ -79,6 +96,8 @@ impl Stack {
             cap: Cell::new(0),
             len: Cell::new(0),
             top: Cell::new(0),
+            high: Cell::new(0),
+            releases: Cell::new(0),
             next_token: Cell::new(1),
         }
     }
@@ -101,6 +120,8 @@ impl Stack {
             // SAFETY: `try_reserve_exact` made room for `target` blocks, and a `Block` is only
             // `MaybeUninit` bytes, which are valid uninitialised.
             unsafe { blocks.set_len(target) };
+            // The reallocation may have copied (and so touched) the whole old capacity.
+            self.high.set(self.cap.get());
             // `try_reserve_exact` succeeded, so `target * BLOCK` bytes fit in `isize::MAX`.
             self.cap.set(target * BLOCK);
             self.base.set(blocks.as_mut_ptr().cast());
@@ -135,13 +156,16 @@ impl Stack {
             self.base.set(NonNull::<Block>::dangling().as_ptr().cast());
             self.cap.set(0);
             self.len.set(0);
+            self.high.set(0);
         }
     }
 
-    /// Gives the whole pages inside bytes `from..to` of the stack's memory back to the OS; they
-    /// read as zeros when next touched. Nothing may hold a value in that range. Returns the
-    /// offset from which everything up to `to` is given back (the page boundary at or after
-    /// `from`, or `to` when no whole page fits), where the next range below should end.
+    /// Gives the whole pages of the stack's memory from byte `from` through the page holding
+    /// byte `to - 1` (the partial page past `to` too, when it lies in the buffer) back to the
+    /// OS; they read as zeros when next touched. Nothing may hold a value from `from` to the
+    /// end of the buffer. Returns the offset from which everything up to `to` is given back
+    /// (the page boundary at or after `from`, or `to` when no whole page fits), where the next
+    /// range below should end.
     fn release_pages(&self, from: usize, to: usize) -> usize {
         debug_assert!(from <= to && to <= self.cap.get());
         #[cfg(unix)]
@@ -152,11 +176,15 @@ impl Stack {
                 return to;
             };
             let base = self.base.get() as usize;
-            // No overflow: `base + to` is inside (or one past) the stack's buffer.
-            let first = (base + from).next_multiple_of(page);
-            let last = (base + to) & !(page - 1);
+            // No overflow: `base + cap` is one past the stack's buffer. Rounding up past the
+            // buffer's last whole page is cut back to it.
+            let end = (base + self.cap.get()) & !(page - 1);
+            let first = (base + from).checked_next_multiple_of(page).unwrap_or(end);
+            let last = (base + to)
+                .checked_next_multiple_of(page)
+                .map_or(end, |last| last.min(end));
             if first < last {
-                // SAFETY: `first..last` is whole pages inside bytes `from..to` of the stack's
+                // SAFETY: `first..last` is whole pages inside bytes `from..cap` of the stack's
                 // buffer, which the global allocator gave this stack and which holds no live value
                 // (the caller's promise; a `Block` is `MaybeUninit`, so zeros are valid contents).
                 // MADV_DONTNEED only drops the pages' contents; a failure leaves them resident,
@@ -168,6 +196,7 @@ impl Stack {
                         libc::MADV_DONTNEED,
                     );
                 }
+                self.releases.set(self.releases.get() + 1);
                 return first - base;
             }
         }
@@ -191,6 +220,12 @@ pub(crate) fn release() {
 #[doc(hidden)]
 pub fn thread_scratch_capacity() -> usize {
     STACK.try_with(|stack| stack.cap.get()).unwrap_or(0)
+}
+
+/// Calls this thread's scratch stack made to give pages back to the OS, since the thread
+/// started.
+pub(crate) fn thread_page_releases() -> u64 {
+    STACK.try_with(|stack| stack.releases.get()).unwrap_or(0)
 }
 
 /// Number of elements of `T` worth reserving for a container announcing `hint` elements: never
@@ -374,7 +409,8 @@ impl<T> ScratchVec<T> {
                 let src = stack.at(*start).cast::<T>();
                 let out = dst.as_mut_ptr().cast::<T>();
                 // No overflow: the frame's elements are inside the stack's buffer.
-                if *start + len * mem::size_of::<T>() <= KEEP_RESIDENT {
+                let bytes = len * mem::size_of::<T>();
+                if bytes < MOVE_STEP || *start + bytes <= KEEP_RESIDENT {
                     // SAFETY: the frame's `len` elements are initialised at `start..`, aligned
                     // (see `push`); `dst` is a fresh arena block of `len` elements (dangling for
                     // zero-sized `T` or `len == 0`, where the copy is of zero bytes), disjoint
@@ -425,8 +461,9 @@ impl<T> ScratchVec<T> {
 
 /// Moves a large frame's `len` elements from `src` (at byte `start` of `stack`) to `dst` in
 /// steps of about [`MOVE_STEP`] bytes from the end, giving the stack's pages past
-/// [`KEEP_RESIDENT`] back to the OS behind each step (and the unused capacity above the frame
-/// first), so that the elements are resident about once while they move.
+/// [`KEEP_RESIDENT`] back to the OS behind each step (with the first step, the pages written
+/// above the frame, up to `high`), so that the elements are resident about once while they
+/// move. Leaves the frame empty: the stack's length at `start`.
 ///
 /// # Safety
 ///
@@ -438,8 +475,9 @@ impl<T> ScratchVec<T> {
 unsafe fn move_releasing<T>(stack: &Stack, start: usize, src: *const T, dst: *mut T, len: usize) {
     let size = mem::size_of::<T>();
     let step = (MOVE_STEP / size.max(1)).max(1);
-    // Everything above the frame is free: the frame is the innermost.
-    let mut released = stack.cap.get();
+    // Everything above the frame is free (the frame is the innermost), and nothing past `high`
+    // is resident.
+    let mut released = stack.high.get().max(stack.len.get());
     let mut hi = len;
     while hi > 0 {
         let lo = hi.saturating_sub(step);
@@ -453,6 +491,10 @@ unsafe fn move_releasing<T>(stack: &Stack, start: usize, src: *const T, dst: *mu
         }
         hi = lo;
     }
+    // Every page from `released` up was given back (or never touched); the frame holds nothing
+    // any more, so closing it raises `high` no higher than its start.
+    stack.high.set(released);
+    stack.len.set(start);
 }
 
 impl<T> Drop for ScratchVec<T> {
@@ -467,6 +509,10 @@ impl<T> Drop for ScratchVec<T> {
         {
             let stack = stack_of(stack);
             debug_assert_eq!(stack.top.get(), token, "scratch frames closed out of order");
+            // Everything this frame and the frames nested in it wrote lies below `len`.
+            if stack.len.get() > stack.high.get() {
+                stack.high.set(stack.len.get());
+            }
             stack.top.set(prev_top);
             stack.len.set(prev_len);
         }
@@ -602,6 +648,48 @@ mod tests {
             "{still} of {} pages still resident",
             resident.len()
         );
+    }
+
+    /// The rows of a large document: an outer frame past `KEEP_RESIDENT`, and above it one
+    /// short sequence per row. The short ones give nothing back (the next row reuses their
+    /// pages); the outer one gives its pages back in steps: at most one OS call per MiB moved.
+    #[test]
+    fn small_frames_above_a_large_one_make_no_os_call() {
+        let bump = bumpalo::Bump::new();
+        let rows = 3 * KEEP_RESIDENT / 24;
+        let before = thread_page_releases();
+        let mut outer = ScratchVec::<[u64; 3]>::new(None).unwrap();
+        for i in 0..rows as u64 {
+            let mut tags = ScratchVec::<u64>::new(None).unwrap();
+            tags.push(i).unwrap();
+            tags.push(!i).unwrap();
+            let tags = tags.finish_in(&bump).unwrap();
+            assert_eq!(tags, [i, !i]);
+            outer.push([i, !i, 0]).unwrap();
+        }
+        assert_eq!(
+            thread_page_releases(),
+            before,
+            "no call while the rows are read"
+        );
+        let moved = rows * 24;
+        assert_eq!(outer.finish_in(&bump).unwrap().len(), rows);
+        let calls = thread_page_releases() - before;
+        #[cfg(unix)]
+        assert!(calls >= 1, "the large frame gives its pages back");
+        assert!(
+            calls <= (moved >> 20) as u64,
+            "{calls} calls for {} MiB moved",
+            moved >> 20
+        );
+        STACK.with(|s| {
+            assert_eq!((s.len.get(), s.top.get()), (0, 0));
+            assert!(
+                s.high.get() <= KEEP_RESIDENT + 4096,
+                "high {}",
+                s.high.get()
+            );
+        });
     }
 
     #[test]

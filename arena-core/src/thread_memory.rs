@@ -1,5 +1,5 @@
-//! [`release_thread_scratch`]: the memory a thread keeps from one call to the next, and how to
-//! give it back.
+//! [`release_thread_scratch`] and [`thread_memory_stats`]: the memory a thread keeps from one
+//! call to the next, how to give it back, and the OS calls it made.
 //!
 //! Two caches outlive a call, each reused by the next one on the thread: the
 //! [scratch stack](crate::scratch) where sequences collect before they are copied into the
@@ -20,6 +20,56 @@ use crate::scratch;
 pub fn release_thread_scratch() {
     scratch::release();
     spares::free_all();
+}
+
+/// What this thread's scratch memory holds, and the OS calls it made: see
+/// [`thread_memory_stats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ThreadMemoryStats {
+    /// Bytes the scratch stack holds (mapped, not necessarily resident).
+    pub scratch_capacity: usize,
+    /// Calls that gave scratch pages back to the OS (`madvise(MADV_DONTNEED)` on unix) since
+    /// the thread started: a sequence larger than 2 MiB reaching past the stack's first 8 MiB
+    /// gives its pages back as it moves into the arena, about one call per 2 MiB moved.
+    pub scratch_page_releases: u64,
+}
+
+impl ThreadMemoryStats {
+    /// All OS calls counted so far. Compare two snapshots to count the calls of a piece of
+    /// work; add [`PoolStats::os_calls`](crate::PoolStats::os_calls) for a [`SlabArena`]'s
+    /// maps and unmaps.
+    ///
+    /// [`SlabArena`]: crate::SlabArena
+    #[must_use]
+    pub fn os_calls(&self) -> u64 {
+        self.scratch_page_releases
+    }
+}
+
+/// A snapshot of this thread's scratch memory: what it holds and the OS calls it made.
+///
+/// The scratch stack is where sequences collect when their length is not known (JSON) or not
+/// trusted, before they are copied into the arena at their exact size. Its OS calls are part
+/// of what a deserialization costs, so a benchmark or a test can count them per document.
+///
+/// # Examples
+///
+/// ```
+/// let before = arena_core::thread_memory_stats();
+/// let bump = bumpalo::Bump::new();
+/// let rows: &[&[u32]] = arena_core::json::from_str(&bump, "[[1, 2], [3]]")?;
+/// assert_eq!(rows, [&[1, 2][..], &[3]]);
+/// let after = arena_core::thread_memory_stats();
+/// assert_eq!(after.os_calls() - before.os_calls(), 0, "small sequences make no OS call");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[must_use]
+pub fn thread_memory_stats() -> ThreadMemoryStats {
+    ThreadMemoryStats {
+        scratch_capacity: scratch::thread_scratch_capacity(),
+        scratch_page_releases: scratch::thread_page_releases(),
+    }
 }
 
 #[cfg(test)]

@@ -46,6 +46,41 @@ fn used_bytes_are_the_live_bytes_in_every_format() {
     }
 }
 
+/// A large document's OS calls: its top-level sequence outgrows the scratch stack's resident
+/// part (8 MiB) while every row stages a short sequence above it. Each format, a fresh
+/// `SlabArena` per document on a pool of its own (so no other test's chunks are counted),
+/// counted on the second document (the first one maps the pool's chunks, in the ~6% growth
+/// steps a cold arena takes): the pool's maps and unmaps plus the scratch stack's page
+/// releases stay at one per MiB of arena at most.
+#[test]
+fn a_large_document_makes_at_most_one_os_call_per_mib() {
+    // 40-byte rows: 250,000 of them stage 10 MB, past the scratch stack's resident 8 MiB.
+    type Row<'a> = (u64, u64, u64, &'a [&'a str]);
+    let owned: Vec<(u64, u64, u64, Vec<String>)> = (0..250_000u64)
+        .map(|i| (i, i * 3, !i, vec!["a".into(), format!("t{}", i % 97)]))
+        .collect();
+    let pool = std::sync::Arc::new(arena_core::ChunkPool::new());
+    for fmt in Format::ALL {
+        let bytes = fmt.to_bytes(&owned);
+        for document in 0..2 {
+            let arena = arena_core::SlabArena::with_pool(pool.clone());
+            let before = pool.stats().os_calls() + arena_core::thread_memory_stats().os_calls();
+            let rows: &[Row] = fmt.decode_in(&arena, &bytes).unwrap();
+            assert_eq!(rows.len(), owned.len(), "{fmt}");
+            assert_eq!(rows[12_345].3, ["a", "t26"], "{fmt}");
+            let calls =
+                pool.stats().os_calls() + arena_core::thread_memory_stats().os_calls() - before;
+            let mib = BumpAllocator::stats(&arena)
+                .reserved_bytes
+                .div_ceil(1 << 20);
+            assert!(
+                document == 0 || calls <= mib as u64,
+                "{fmt}: {calls} OS calls for an arena of {mib} MiB"
+            );
+        }
+    }
+}
+
 #[test]
 fn stats_start_empty_and_count_allocations() {
     with_each_arena!(|arena| {
