@@ -16,12 +16,13 @@
 //!
 //! A given file must hold a postcard `Vec` of [`Record`]s, as the sample does.
 //!
-//! The top-level array's announced length is past what a fresh call trusts (16 KiB), so its
-//! elements collect on the scratch stack outside the arena and move into it at the end
-//! (`records x size_of::<Record>()` bytes, printed as "top-level array"); the stack gives its
-//! pages back as they move, so the array is resident about once and the peak stays close to
-//! the arena's reserved bytes. A `LengthTrust` carried from earlier documents
-//! (`ArenaSeed::with_trust`) lets such an array fill the arena in place.
+//! From a reader, the top-level array's announced length is past what a fresh call trusts
+//! (16 KiB) and the input's size is unknown, so its elements collect on the scratch stack
+//! outside the arena and move into it at the end (`records x size_of::<Record>()` bytes,
+//! printed as "top-level array"); the stack gives its pages back as they move, so the array is
+//! resident about once and the peak stays close to the arena's reserved bytes. A
+//! `LengthTrust` carried from earlier documents (`ArenaSeed::with_trust`) lets such an array
+//! fill the arena in place; `from_bytes` does so anyway, the slice's size bounding the length.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};

@@ -6,7 +6,9 @@
 //! with another (it must match the one the message was written with). Both read with
 //! [`ArenaSeed::str_as_bytes`] on: bincode writes a string as its bytes, so the arena reads it
 //! as bytes and checks its UTF-8 itself, faster than the format does (invalid UTF-8 is still an
-//! error). Like `bincode::serde::decode_from_slice`, they read the value from the front of
+//! error). A sequence whose announced length is at most `input.len()` is read straight into
+//! the arena in place, however large (each element takes at least a byte, so the slice bounds
+//! what a length can claim). Like `bincode::serde::decode_from_slice`, they read the value from the front of
 //! `input` and accept bytes after it; that helper returns how many bytes it read, these return
 //! only the value (`bincode::serde::seed_decode_from_slice` with an [`ArenaSeed`] returns
 //! both). Errors are [`bincode::error::DecodeError`].
@@ -191,7 +193,9 @@ where
     A: BumpAllocator + ?Sized,
     C: Config,
 {
-    let seed = seed.str_as_bytes_unless_set(true);
+    let seed = seed
+        .str_as_bytes_unless_set(true)
+        .reading_slice(input.len());
     ::bincode::serde::seed_decode_from_slice(seed, input, config).map(|(value, _read)| value)
 }
 

@@ -89,6 +89,10 @@ struct Scope {
     bytes_left: usize,
     /// How strings are asked of the format.
     strings: Strings,
+    /// Elements announced lengths may still claim on the input's word (see [`InputClaim`]):
+    /// the bytes of the input the call reads from, less the lengths of the direct blocks
+    /// open on it. `0` when the call does not know its input's size.
+    input_claims: usize,
 }
 
 impl Scope {
@@ -99,6 +103,7 @@ impl Scope {
         max_depth: Limits::DEFAULT.depth_limit(),
         bytes_left: usize::MAX,
         strings: Strings::IDLE,
+        input_claims: 0,
     };
 }
 
@@ -119,6 +124,8 @@ pub(crate) struct CallState {
     bytes_left: Cell<usize>,
     /// See [`Scope::strings`].
     strings: Cell<Strings>,
+    /// See [`Scope::input_claims`].
+    input_claims: Cell<usize>,
     /// Element limit (`usize::MAX` when none), from `limits`.
     max_len: Cell<usize>,
     /// Element limit for zero-sized elements, from `limits`.
@@ -146,6 +153,7 @@ impl CallState {
             max_depth: self.max_depth.get(),
             bytes_left: self.bytes_left.get(),
             strings: self.strings.get(),
+            input_claims: self.input_claims.get(),
         }
     }
 
@@ -156,6 +164,7 @@ impl CallState {
         self.max_depth.set(scope.max_depth);
         self.bytes_left.set(scope.bytes_left);
         self.strings.set(scope.strings);
+        self.input_claims.set(scope.input_claims);
         let (len, zero_sized_len, str_len) = unpack(scope.limits);
         self.max_len.set(len);
         self.max_zero_sized_len.set(zero_sized_len);
@@ -208,6 +217,7 @@ std::thread_local! {
             max_depth: Cell::new(Limits::DEFAULT.depth_limit()),
             bytes_left: Cell::new(usize::MAX),
             strings: Cell::new(Strings::IDLE),
+            input_claims: Cell::new(0),
             max_len: Cell::new(usize::MAX),
             max_zero_sized_len: Cell::new(DEFAULT_ZERO_SIZED_LEN),
             max_str_len: Cell::new(usize::MAX),
@@ -360,6 +370,36 @@ pub(crate) fn strings() -> Strings {
 /// dropped.
 pub(crate) struct PendingGuard(usize);
 
+/// Elements of one open direct block taken on the input's word: an announced length no
+/// larger than the input the call reads from (a slice, through a format entry point) cannot
+/// be a lie that reserves more than the input could fill, since every element of a
+/// non-zero-sized type takes at least one byte of it (or the call fails, and its arena is
+/// rewound). The call's input claims are the input's bytes less the lengths of the blocks
+/// open on it, so nested sequences claiming the whole input each reserve it once together,
+/// not once per level. Given back when dropped.
+pub(crate) struct InputClaim(usize);
+
+impl InputClaim {
+    /// Takes `len` elements from the call's input claims, if that many are left.
+    #[inline]
+    pub(crate) fn take(len: usize) -> Option<Self> {
+        with(|cx| {
+            let left = cx.input_claims.get();
+            (len <= left).then(|| {
+                cx.input_claims.set(left - len);
+                Self(len)
+            })
+        })
+    }
+}
+
+impl Drop for InputClaim {
+    #[inline]
+    fn drop(&mut self) {
+        with(|cx| cx.input_claims.set(cx.input_claims.get() + self.0));
+    }
+}
+
 impl PendingGuard {
     /// Counts `bytes` more as open if the open direct bytes stay within `bound`, or within the
     /// trust if that is larger.
@@ -428,9 +468,16 @@ pub fn check_invariants() {
                     scope.limits,
                     scope.max_depth,
                     scope.bytes_left,
-                    scope.strings
+                    scope.strings,
+                    scope.input_claims
                 ),
-                (idle.limits, idle.max_depth, idle.bytes_left, idle.strings),
+                (
+                    idle.limits,
+                    idle.max_depth,
+                    idle.bytes_left,
+                    idle.strings,
+                    idle.input_claims
+                ),
                 "the state of a closed call is still in force"
             );
         }
@@ -451,6 +498,11 @@ pub(crate) mod tests {
         with(|cx| cx.pending.get())
     }
 
+    /// This thread's input claims left.
+    pub(crate) fn input_claims() -> usize {
+        with(|cx| cx.input_claims.get())
+    }
+
     fn settings(arena: usize, limits: Option<Limits>) -> Settings {
         Settings {
             arena: ptr::without_provenance(arena),
@@ -458,6 +510,7 @@ pub(crate) mod tests {
             str_as_bytes: None,
             input: None,
             either_form: None,
+            input_len: None,
         }
     }
 

@@ -1,8 +1,10 @@
 //! One-call CBOR entry points (feature `cbor`): a data item in a `&[u8]`, or read from a
 //! [`std::io::BufRead`], read into an arena with [cbor4ii].
 //!
-//! [`from_slice`] reads one `T` with [`ArenaSeed::new`] and no settings of its own: CBOR text
-//! strings are not byte strings, so [`ArenaSeed::str_as_bytes`] must stay off (with it, every
+//! [`from_slice`] reads one `T` with [`ArenaSeed::new`] and no settings of its own but the
+//! input's size (an array or map whose announced length is at most `input.len()` is read
+//! straight into the arena in place, however large: each element takes at least a byte). CBOR
+//! text strings are not byte strings, so [`ArenaSeed::str_as_bytes`] must stay off (with it, every
 //! string is an error). Like `cbor4ii::serde::from_slice`, it reads the data item at the front
 //! of `input` and ignores the bytes after it: trailing input is not an error. Errors are
 //! [`cbor4ii::serde::DecodeError<Infallible>`](::cbor4ii::serde::DecodeError): a slice reader
@@ -115,6 +117,7 @@ where
     A: BumpAllocator + ?Sized,
 {
     seed.reading_either_form()
+        .reading_slice(input.len())
         .deserialize(&mut Deserializer::new(SliceReader::new(input)))
 }
 

@@ -1,7 +1,9 @@
 //! One-call MessagePack entry points (feature `msgpack`): a message in a `&[u8]`, or read from
 //! a [`std::io::Read`], read into an arena with [rmp-serde](::rmp_serde).
 //!
-//! [`from_slice`] reads one `T` with [`ArenaSeed::new`] and no settings of its own:
+//! [`from_slice`] reads one `T` with [`ArenaSeed::new`] and no settings of its own but the
+//! input's size (an array or map whose announced length is at most `input.len()` is read
+//! straight into the arena in place, however large: each element takes at least a byte):
 //! rmp-serde checks a string's UTF-8 before the arena sees it, so
 //! [`ArenaSeed::str_as_bytes`] would read the same values no faster. Structs read both as
 //! arrays (`rmp_serde::to_vec`) and as maps with field names (`rmp_serde::to_vec_named`). Like
@@ -102,7 +104,8 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    seed.deserialize(&mut Deserializer::from_read_ref(input))
+    seed.reading_slice(input.len())
+        .deserialize(&mut Deserializer::from_read_ref(input))
 }
 
 /// Deserializes a `T` into `arena` from the MessagePack value `reader` holds next, reading

@@ -5,7 +5,9 @@
 //! as its bytes, so the arena reads it as bytes and checks its UTF-8 itself, faster than the
 //! format does (invalid UTF-8 is still an error). Like `postcard::from_bytes`, it reads the
 //! value from the front of `input` and ignores the bytes after it: trailing input is not an
-//! error. Errors are [`postcard::Error`].
+//! error. A sequence whose announced length is at most `input.len()` is read straight into
+//! the arena in place, however large: each element takes at least a byte of input, so the
+//! slice bounds what a length can claim. Errors are [`postcard::Error`].
 //!
 //! [`from_reader`] reads the same message from a reader, with the same settings. Every string
 //! and slice is copied into the arena anyway, so the input is not needed after the call: a
@@ -108,7 +110,9 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    let seed = seed.str_as_bytes_unless_set(true);
+    let seed = seed
+        .str_as_bytes_unless_set(true)
+        .reading_slice(input.len());
     seed.deserialize(&mut Deserializer::from_bytes(input))
 }
 

@@ -67,6 +67,10 @@ pub struct ArenaSeed<'bump, T, A: ?Sized> {
     /// Whether byte strings and maps are asked for in either form; `None` keeps what is in
     /// force (only the CBOR entry points set it).
     either_form: Option<bool>,
+    /// Bytes of the slice this call reads, when known; `None` keeps what is in force (set only
+    /// by the entry points that read a slice: announced lengths up to it are taken at their
+    /// word, see `call::InputClaim`).
+    input_len: Option<usize>,
     /// The trust this call starts with and hands on, if it is the first on its thread.
     trust: Option<&'bump LengthTrust>,
     marker: PhantomData<fn() -> T>,
@@ -83,6 +87,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
             str_as_bytes: None,
             input: None,
             either_form: None,
+            input_len: None,
             trust: None,
             marker: PhantomData,
         }
@@ -231,6 +236,22 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
         self.either_form = Some(true);
         self
     }
+
+    /// This seed reading a slice of `len` bytes: the entry points of the formats that announce
+    /// lengths (postcard, bincode, MessagePack, CBOR) read so, and an announced length up to
+    /// `len` elements then goes straight into the arena without earned trust (see
+    /// `call::InputClaim`).
+    #[cfg(any(
+        feature = "postcard",
+        feature = "bincode",
+        feature = "msgpack",
+        feature = "cbor"
+    ))]
+    #[must_use]
+    pub(crate) const fn reading_slice(mut self, len: usize) -> Self {
+        self.input_len = Some(len);
+        self
+    }
 }
 
 impl<T, A: ?Sized> Clone for ArenaSeed<'_, T, A> {
@@ -249,6 +270,7 @@ impl<T, A: ?Sized> fmt::Debug for ArenaSeed<'_, T, A> {
             .field("str_as_bytes", &self.str_as_bytes)
             .field("input", &self.input)
             .field("either_form", &self.either_form)
+            .field("input_len", &self.input_len)
             .field("trust", &self.trust)
             .finish_non_exhaustive()
     }
@@ -268,6 +290,7 @@ where
             && self.str_as_bytes.is_none()
             && self.input.is_none()
             && self.either_form.is_none()
+            && self.input_len.is_none()
             && self.trust.is_none()
             && call::is_open_on(self.arena.identity())
         {
@@ -293,6 +316,7 @@ where
             str_as_bytes: self.str_as_bytes,
             input: self.input,
             either_form: self.either_form,
+            input_len: self.input_len,
         })?;
         if !owns_arena {
             let result = T::deserialize_in(self.arena, deserializer);

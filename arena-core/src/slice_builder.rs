@@ -3,9 +3,9 @@
 //!
 //! Two places, chosen when the sequence opens:
 //! - **straight into the arena**, when the format announces a length (postcard, bincode,
-//!   MessagePack, CBOR with definite lengths) that the call trusts: one block of exactly that
-//!   many elements is allocated up front and filled in place, so the sequence costs one bump
-//!   and no copy;
+//!   MessagePack, CBOR with definite lengths) that the call trusts, or that the input bounds:
+//!   one block of exactly that many elements is allocated up front and filled in place, so the
+//!   sequence costs one bump and no copy;
 //! - **on the scratch stack** otherwise (JSON gives no length; a length past the trust is not
 //!   taken at its word): elements collect outside the arena and are copied in once, at their
 //!   exact size.
@@ -16,6 +16,16 @@
 //! - **Trust is earned**, by announced lengths that proved true, and lost by one that proved
 //!   false; see [`call::trust`](crate::call::trust) for the rule and how a stream of calls
 //!   carries it ([`LengthTrust`](crate::LengthTrust)).
+//! - **Or the input bounds the length.** A call that reads a slice through a format's entry
+//!   point knows its size, and a sequence of non-zero-sized elements cannot hold more
+//!   elements than the input has bytes left, each taking at least one (a sequence claiming
+//!   more fails the call, whose arena is rewound). So a length up to the input's size goes
+//!   straight in, the large top-level sequence of a big document included, with no trust
+//!   earned first; nested sequences share the input's bytes
+//!   ([`InputClaim`](crate::call::InputClaim)). A lie within that bound reserves address
+//!   space for the elements it claims, charged to the byte budget, but only the elements the
+//!   input really holds are written, so it makes no more memory resident than staging them
+//!   would.
 //! - **Nested claims share one bound.** The blocks of all sequences open at once on a thread
 //!   (each nested inside the previous) hold at most [`DIRECT_PENDING_MAX`] bytes together, or
 //!   the trust if larger, so an input of nested headers each claiming many elements reserves
@@ -30,7 +40,7 @@ use core::ptr::NonNull;
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 
 use crate::allocator::{AllocError, BumpAllocator};
-use crate::call::{self, DepthGuard, PendingGuard, trust};
+use crate::call::{self, DepthGuard, InputClaim, PendingGuard, trust};
 use crate::limits::LimitHit;
 use crate::scratch::ScratchVec;
 
@@ -81,9 +91,8 @@ enum Place<T> {
         ptr: NonNull<T>,
         cap: usize,
         len: usize,
-        /// Gives the block's bytes back to the call's open direct bytes when the block is no
-        /// longer open.
-        _pending: PendingGuard,
+        /// What the block was taken on, given back when it is no longer open.
+        _hold: Hold,
     },
     Scratch {
         items: ScratchVec<T>,
@@ -95,6 +104,14 @@ enum Place<T> {
         /// real check runs again, and the final copy is charged in any case).
         unchecked_up_to: usize,
     },
+}
+
+/// What a direct block was taken on.
+enum Hold {
+    /// The trust: its bytes count in the call's open direct bytes.
+    Trust(#[expect(dead_code, reason = "held for its Drop")] PendingGuard),
+    /// The input's size: its elements count in the call's input claims.
+    Input(#[expect(dead_code, reason = "held for its Drop")] InputClaim),
 }
 
 impl<T> Place<T> {
@@ -144,21 +161,30 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                     // On error `pending` drops here and gives its bytes back.
                     taken?
                 };
-                return Ok(Self {
-                    place: Place::Direct {
-                        ptr,
-                        cap: n,
-                        len: 0,
-                        _pending: pending,
-                    },
-                    marker: PhantomData,
-                });
+                return Ok(Self::direct(ptr, n, Hold::Trust(pending)));
+            }
+            if let Some((ptr, claim)) = on_input::<T, A>(arena, n) {
+                return Ok(Self::direct(ptr, n, Hold::Input(claim)));
             }
         }
         Ok(Self {
             place: Place::scratch(ScratchVec::new(hint)?, hint),
             marker: PhantomData,
         })
+    }
+
+    /// A builder filling the block `ptr` of `cap` elements, taken on `hold`.
+    #[inline(always)]
+    fn direct(ptr: NonNull<T>, cap: usize, hold: Hold) -> Self {
+        Self {
+            place: Place::Direct {
+                ptr,
+                cap,
+                len: 0,
+                _hold: hold,
+            },
+            marker: PhantomData,
+        }
     }
 
     /// Number of elements added.
@@ -289,6 +315,23 @@ fn finish_scratch<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
     // `len * size` cannot overflow: the elements exist on the scratch stack.
     call::charge(items.len() * size_of::<T>())?;
     Ok(items.finish_in(arena)?)
+}
+
+/// A direct block of `n` elements taken on the input's word (see the module docs), if the
+/// call's input claims have `n` left, the limits allow it and the arena gives it; otherwise
+/// the sequence is staged, and a claim the input cannot fill fails there, as it would anyway.
+#[inline(never)]
+fn on_input<T, A: BumpAllocator + ?Sized>(arena: &A, n: usize) -> Option<(NonNull<T>, InputClaim)> {
+    if size_of::<T>() == 0 {
+        return None;
+    }
+    let claim = InputClaim::take(n)?;
+    let bytes = n.checked_mul(size_of::<T>())?;
+    call::check_len(n, size_of::<T>()).ok()?;
+    let ptr = arena.try_alloc_layout(Layout::array::<T>(n).ok()?).ok()?;
+    // Cannot fail: `check_len` saw `bytes` within the budget, and nothing was charged since.
+    call::charge(bytes).ok()?;
+    Some((ptr.cast::<T>(), claim))
 }
 
 /// Bytes of a direct block of `n` elements past the floor, if the call trusts that many.
@@ -474,6 +517,69 @@ mod tests {
         assert_eq!(b.finish(&bump).unwrap().len(), 8 * floor + 1);
         assert_eq!(trust::current(), trust::FLOOR);
         assert_eq!(pending(), 0);
+    }
+
+    /// Whether `b` fills an arena block in place.
+    fn is_direct<T>(b: &SliceBuilder<'_, T>) -> bool {
+        matches!(b.place, Place::Direct { .. })
+    }
+
+    #[test]
+    fn lengths_the_input_bounds_go_straight_in_and_nested_ones_share_it() {
+        use crate::call::frame::{CallFrame, Settings};
+        let bump = bumpalo::Bump::new();
+        // Past the floor and never trusted: only the input's size can let these in.
+        let (outer, inner) = (4 * trust::FLOOR / 8, 6 * trust::FLOOR / 8);
+        let frame = core::pin::pin!(CallFrame::new(None));
+        let frame = frame.into_ref();
+        frame
+            .open::<serde::de::value::Error>(Settings {
+                arena: BumpAllocator::identity(&bump),
+                limits: None,
+                str_as_bytes: None,
+                input: None,
+                either_form: None,
+                input_len: Some(outer + inner),
+            })
+            .unwrap();
+        let mut a = SliceBuilder::<u64>::new(&bump, Some(outer), true).unwrap();
+        assert!(is_direct(&a), "the input holds that many elements");
+        let b = SliceBuilder::<u64>::new(&bump, Some(inner), true).unwrap();
+        assert!(is_direct(&b), "and this many more, nested");
+        assert_eq!(call::tests::input_claims(), 0);
+        let c = SliceBuilder::<u64>::new(&bump, Some(trust::FLOOR / 8 + 1), true).unwrap();
+        assert!(!is_direct(&c), "nothing left to claim: staged");
+        let d = SliceBuilder::<u64>::new(&bump, Some(3), true).unwrap();
+        assert!(is_direct(&d), "small blocks are trusted as ever");
+        drop((d, c, b));
+        assert_eq!(
+            call::tests::input_claims(),
+            inner,
+            "closed blocks give back"
+        );
+        for i in 0..outer as u64 {
+            a.push(i).unwrap();
+        }
+        let used = bump.allocated_bytes() - bump.chunk_capacity();
+        assert_eq!(a.finish(&bump).unwrap().len(), outer);
+        assert_eq!(
+            bump.allocated_bytes() - bump.chunk_capacity(),
+            used,
+            "no copy"
+        );
+        assert_eq!(call::tests::input_claims(), outer + inner);
+        // Zero-sized elements may take no input: their blocks are empty and claim nothing.
+        let z = SliceBuilder::<()>::new(&bump, Some(10 * (outer + inner)), true).unwrap();
+        assert!(is_direct(&z));
+        assert_eq!(call::tests::input_claims(), outer + inner);
+    }
+
+    #[test]
+    fn without_a_known_input_long_lengths_are_staged() {
+        let bump = bumpalo::Bump::new();
+        let _level = DepthGuard::enter::<serde::de::value::Error>().unwrap();
+        let b = SliceBuilder::<u64>::new(&bump, Some(4 * trust::FLOOR / 8), true).unwrap();
+        assert!(!is_direct(&b));
     }
 
     #[test]

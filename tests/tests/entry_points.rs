@@ -1078,3 +1078,70 @@ fn cbor_entry_points_read_both_forms_of_bytes_and_maps() {
         }
     });
 }
+
+/// The formats that announce lengths: the slice entry points know the input's size, so a
+/// length up to it goes straight into the arena, with no trust earned first.
+fn announcing() -> impl Iterator<Item = Format> {
+    wires().filter(|format| *format != Format::Json)
+}
+
+#[test]
+fn a_large_sequence_the_input_bounds_goes_straight_into_the_arena() {
+    // 400 KB of u64s: far past the 16 KiB a call trusts at first.
+    let owned: Vec<u64> = (0..50_000u64).map(|i| i * 7919).collect();
+    for format in announcing() {
+        let bytes = format.to_bytes(&owned);
+        with_each_arena!(|arena| {
+            arena_core::release_thread_scratch();
+            let read: &[u64] = entry_point(format, arena, &bytes).unwrap();
+            assert_eq!(read, owned, "{format}");
+            assert_eq!(
+                arena_core::thread_memory_stats().scratch_capacity,
+                0,
+                "{format}: staged, not read in place"
+            );
+            // The same bytes through a plain seed, whose input has no known size: staged.
+            let read: &[u64] = format.decode_in(arena, &bytes).unwrap();
+            assert_eq!(read.len(), owned.len());
+            assert!(
+                arena_core::thread_memory_stats().scratch_capacity > 0,
+                "{format}"
+            );
+            check_call_invariants();
+        });
+    }
+}
+
+#[test]
+fn a_lie_the_input_bounds_costs_at_most_the_input_in_elements_and_is_rewound() {
+    // A sequence of 20,000 `[u8; 8]`, cut after half its bytes: a claim of 160 KB (past the
+    // trust) that the input's size allows, and that the input cannot fill.
+    let owned = vec![[7u8; 8]; 20_000];
+    for format in announcing() {
+        let whole = format.to_bytes(&owned);
+        let cut = &whole[..whole.len() / 2];
+        with_each_arena!(|arena| {
+            let before = BumpAllocator::stats(arena).used_bytes;
+            assert!(entry_point::<&[[u8; 8]], _>(format, arena, cut).is_err());
+            let held = BumpAllocator::stats(arena).used_bytes - before;
+            if BumpAllocator::checkpoint(arena).is_some() {
+                assert_eq!(held, 0, "{format}: a rewinding arena is back where it was");
+            } else {
+                // The claim was taken (its whole block), and no more than the input allows.
+                assert!(held >= 160_000, "{format}: {held} bytes held");
+                assert!(held <= cut.len() * 8, "{format}: {held} bytes held");
+            }
+            // Under a byte budget smaller than the claim, nothing of it is reserved.
+            let before = BumpAllocator::stats(arena).used_bytes;
+            let seed = ArenaSeed::<&[[u8; 8]], _>::new(arena)
+                .with_limits(Limits::default().max_bytes(64 * 1024));
+            assert!(seed_form(format, seed, cut).is_err());
+            let held = BumpAllocator::stats(arena).used_bytes - before;
+            assert!(
+                held <= 64 * 1024,
+                "{format}: {held} bytes held under the budget"
+            );
+            check_call_invariants();
+        });
+    }
+}

@@ -188,6 +188,7 @@ mod tests {
                 str_as_bytes: None,
                 input: None,
                 either_form: None,
+                input_len: None,
             })
             .unwrap();
         ValueDeserializer::new(&Value::Unit, false)

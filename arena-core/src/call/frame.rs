@@ -69,6 +69,9 @@ pub(crate) struct Settings {
     /// Byte strings and maps asked for in either form ([`Strings::either_form`]): set by the
     /// CBOR entry points.
     pub(crate) either_form: Option<bool>,
+    /// Bytes of the input it reads from, when it is a slice of known size: set by the format
+    /// entry points that read a slice (see [`InputClaim`](super::InputClaim)).
+    pub(crate) input_len: Option<usize>,
 }
 
 impl<'t> CallFrame<'t> {
@@ -136,6 +139,7 @@ impl<'t> CallFrame<'t> {
                     input: settings.input.unwrap_or(outer.strings.input),
                     either_form: settings.either_form.unwrap_or(outer.strings.either_form),
                 },
+                input_claims: settings.input_len.unwrap_or(outer.input_claims),
             });
             cx.depth.set(depth + 1);
             this.holder.set(holder);

@@ -20,6 +20,10 @@
 //! sequences before it (in its call, or in the calls before it that shared its
 //! `LengthTrust`), plus the floor per lie, and they count against the call's byte budget like
 //! any other allocation.
+//!
+//! A call that reads a slice through a format entry point has a second, independent reason to
+//! take a length at its word: the input's size bounds it ([`InputClaim`](super::InputClaim)).
+//! Such a block neither needs nor counts against the trust.
 
 use core::fmt;
 use core::sync::atomic::{AtomicUsize, Ordering};
@@ -37,10 +41,11 @@ pub(crate) const CEILING: usize = 64 << 20;
 /// ([`ArenaSeed::with_trust`]).
 ///
 /// Without one, every call starts from a small floor (16 KiB), so a document's large
-/// top-level sequences are collected outside the arena and copied in once. With one, a call
-/// starts with the trust the last successful call of the stream ended with, and those
-/// sequences go straight into the arena: on a stream of 2 MB postcard documents of similar
-/// shape, about a tenth less time per document. The price is bounded: a lying length in a
+/// top-level sequences are collected outside the arena and copied in once, unless the input's
+/// size bounds them (the format entry points that read a slice take a length up to the
+/// slice's size at its word, trust or not). With one, a call starts with the trust the last
+/// successful call of the stream ended with, and those sequences go straight into the arena
+/// from a reader too. The price is bounded: a lying length in a
 /// later document can make the arena reserve at most twice the bytes of the true sequences
 /// before it (never more than 64 MiB in one block, and always within the call's
 /// [`Limits::max_bytes`]).
