@@ -371,12 +371,14 @@ fn median_round(mut rounds: Vec<Row>) -> Row {
     let peak = rounds.iter().map(|r| r.peak_rss_bytes).max().unwrap_or(0);
     let allocs = rounds.iter().map(|r| r.allocs_per_doc).max().unwrap_or(0);
     let os = rounds.iter().filter_map(|r| r.os_calls_per_doc).max();
+    let scratch = rounds.iter().filter_map(|r| r.scratch_releases_per_doc).max();
     rounds.sort_by_key(|r| r.total_median_ns);
     let mut row = rounds.swap_remove(rounds.len() / 2);
     row.runs = runs;
     row.peak_rss_bytes = peak;
     row.allocs_per_doc = allocs;
     row.os_calls_per_doc = os;
+    row.scratch_releases_per_doc = scratch;
     row
 }
 
