@@ -58,6 +58,9 @@ pub struct Meta {
     /// Requested size of the synthetic documents (`--size`): the city's in postcard bytes, the
     /// event streams' in MessagePack bytes.
     pub city_bytes: u64,
+    /// Requested size of the large city (`--large`, postcard bytes), when the run measured it.
+    #[serde(default)]
+    pub large_bytes: Option<u64>,
     /// Time budget for the timed documents of each cell, in milliseconds.
     pub budget_ms: u64,
     /// Interleaved rounds over the matrix; each row is its cell's median round.
@@ -171,7 +174,7 @@ impl Report {
         let _ = writeln!(
             out,
             "{} logical CPU(s), {}; {} thread(s) per strategy; synthetic documents of {:.1} MB (the city in postcard, \
-             the event streams in MessagePack); \
+             the event streams in MessagePack){}; \
              {} ms of timed documents per cell over {} interleaved round(s), each row its cell's \
              median round; {:.0} s in all. Speedup: per document (deserialization + drop) \
              against owned-system. OS calls/doc: a warm document's calls outside the global \
@@ -182,6 +185,11 @@ impl Report {
             m.cpu,
             m.threads,
             f(m.city_bytes) / 1e6,
+            m.large_bytes.map_or_else(String::new, |b| format!(
+                ", the large city (city-large) of {:.1} MB, timed at least {} times per round",
+                f(b) / 1e6,
+                crate::run::min_runs(b)
+            )),
             m.budget_ms,
             m.rounds.max(1),
             m.wall_seconds

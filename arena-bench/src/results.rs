@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use crate::dispatch::StrategyId;
-use crate::report::{BASELINE, Report, ReportRow, VALUE_BASELINE};
+use crate::report::{BASELINE, Meta, Report, ReportRow, VALUE_BASELINE};
 use crate::verdict;
 
 /// Milliseconds with three or four significant digits, for tables read across.
@@ -25,8 +25,7 @@ fn ms(ns: u64) -> String {
 }
 
 /// The command as cargo runs it: `meta.command` is the binary's name and arguments.
-fn cargo_command(report: &Report) -> String {
-    let m = &report.meta;
+fn cargo_command(m: &Meta) -> String {
     let args = m
         .command
         .strip_prefix("arena-bench")
@@ -101,11 +100,9 @@ fn is_value(r: &ReportRow) -> bool {
     StrategyId::from_name(&r.row.strategy).is_some_and(StrategyId::is_value)
 }
 
-/// The results file of `report`, in Markdown; `chart` is the file name of its SVG chart
-/// (written next to it), if any.
-#[must_use]
-pub fn markdown(report: &Report, chart: Option<&str>) -> String {
-    let m = &report.meta;
+/// The title, the note on how the file is made, and the table of the date, the machine, the
+/// compiler, the command and `run` (what the run measured).
+fn header(m: &Meta, command: &str, run: &str) -> String {
     let mut out = String::from("# arena-bench results\n\n");
     out.push_str(
         "Written by `arena-bench --results` from one run: regenerate it with the command below \
@@ -126,21 +123,31 @@ pub fn markdown(report: &Report, chart: Option<&str>) -> String {
          | date | {} |\n\
          | machine | {}, {} logical CPU(s){memory}, {} |\n\
          | compiler | {} |\n\
-         | command | `{}` |\n\
-         | run | {} round(s), {} ms of timed documents per cell, synthetic documents of {:.1} MB, \
-         {} thread(s) per strategy, {:.0} s |\n",
-        m.date_utc,
-        m.cpu,
-        m.cpus,
-        m.os,
-        m.rustc,
-        cargo_command(report),
+         | command | `{command}` |\n\
+         | run | {run} |\n",
+        m.date_utc, m.cpu, m.cpus, m.os, m.rustc,
+    );
+    out
+}
+
+/// The results file of `report`, in Markdown; `chart` is the file name of its SVG chart
+/// (written next to it), if any.
+#[must_use]
+pub fn markdown(report: &Report, chart: Option<&str>) -> String {
+    let m = &report.meta;
+    let large = m.large_bytes.map_or_else(String::new, |b| {
+        format!(" and a large city (city-large) of {:.1} MB", b as f64 / 1e6)
+    });
+    let run = format!(
+        "{} round(s), {} ms of timed documents per cell, synthetic documents of {:.1} MB{large}, \
+         {} thread(s) per strategy, {:.0} s",
         m.rounds.max(1),
         m.budget_ms,
         m.city_bytes as f64 / 1e6,
         m.threads,
         m.wall_seconds,
     );
+    let mut out = header(m, &cargo_command(m), &run);
     out.push_str(&verdict::markdown(&report.verdicts, &report.summary));
     let _ = write!(
         out,
@@ -185,7 +192,6 @@ pub fn markdown(report: &Report, chart: Option<&str>) -> String {
 mod tests {
     use super::*;
     use crate::measure::Row;
-    use crate::report::Meta;
 
     fn row(format: &str, dataset: &str, strategy: &str, ns: u64) -> Row {
         Row {
@@ -245,5 +251,19 @@ mod tests {
         ] {
             assert!(md.contains(expected), "no `{expected}` in:\n{md}");
         }
+    }
+
+    #[test]
+    fn the_run_line_names_the_large_city() {
+        let meta = Meta {
+            city_bytes: 2_000_000,
+            large_bytes: Some(20_000_000),
+            ..Meta::default()
+        };
+        let md = markdown(&Report::new(meta, Vec::new()), None);
+        assert!(
+            md.contains("synthetic documents of 2.0 MB and a large city (city-large) of 20.0 MB,"),
+            "{md}"
+        );
     }
 }

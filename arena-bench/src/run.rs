@@ -11,9 +11,11 @@ mod cli;
 mod documents;
 mod parent;
 
-pub use child::{MAX_RUNS, MIN_RUNS};
-pub use cli::{DEFAULT_BUDGET_MS, DEFAULT_CITY_BYTES, DEFAULT_ROUNDS, Options, parse_size};
-pub use documents::{Documents, documents};
+pub use child::{LARGE_DOCUMENT_BYTES, LARGE_MIN_RUNS, MAX_RUNS, MIN_RUNS, min_runs};
+pub use cli::{
+    DEFAULT_BUDGET_MS, DEFAULT_CITY_BYTES, DEFAULT_LARGE_BYTES, DEFAULT_ROUNDS, Options, parse_size,
+};
+pub use documents::{Documents, ValueDigest, documents, documents_for};
 
 use crate::dispatch::GlobalAllocator;
 

@@ -1,6 +1,6 @@
 //! Runs the report binary end to end at a tiny size and checks that every strategy produced a
 //! row with sane numbers, and that the reports were written; also with `--threads 2`, a
-//! `--json FILE` copy and a `--results FILE` results file.
+//! `--json FILE` copy and a `--results FILE` results file, and with the large city.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -9,7 +9,8 @@ use arena_bench::dispatch::StrategyId;
 use arena_bench::report::{BASELINE, Report, VALUE_BASELINE};
 use arena_bench::verdict::CellGroup;
 
-fn run(out: &PathBuf, args: &[&str]) -> Report {
+/// Runs arena-bench with `args`, its outputs in `out`; returns what it printed.
+fn run_binary(out: &PathBuf, args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_arena-bench"))
         .args(args)
         .arg("--out")
@@ -24,7 +25,11 @@ fn run(out: &PathBuf, args: &[&str]) -> Report {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    let table = String::from_utf8_lossy(&output.stdout);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn run(out: &PathBuf, args: &[&str]) -> Report {
+    let table = run_binary(out, args);
     assert!(
         table.contains("| format/dataset/strategy |"),
         "no table printed:\n{table}"
@@ -375,5 +380,94 @@ fn the_event_streams_run_in_both_jsons_and_msgpack_and_say_what_they_skip() {
     }
     let table = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(table.contains("Not measured, by design:"), "{table}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_large_city_is_measured_next_to_the_city_as_a_group_of_its_own() {
+    let out = out_dir("large");
+    let strategies = [
+        StrategyId::OwnedSystem,
+        StrategyId::InPlaceSystem,
+        StrategyId::BumpaloFresh,
+        StrategyId::SlabFresh,
+    ];
+    let names = strategies.map(StrategyId::name).join(",");
+    let report = run(
+        &out,
+        &[
+            "--dataset",
+            "city,city-large",
+            "--size",
+            "20KB",
+            "--large",
+            "40KB",
+            "--format",
+            "postcard,json",
+            "--strategy",
+            &names,
+            "--no-figures",
+        ],
+    );
+    check_rows(&report, 2, 2, &strategies);
+    assert_eq!(report.meta.large_bytes, Some(40_000));
+    let input = |dataset: &str| {
+        report
+            .rows
+            .iter()
+            .find(|r| r.row.format == "postcard" && r.row.dataset == dataset)
+            .map(|r| r.row.input_bytes)
+            .unwrap()
+    };
+    let ratio = input("city-large") as f64 / input("city") as f64;
+    assert!(
+        (1.8..2.2).contains(&ratio),
+        "city-large is {ratio:.2}x city"
+    );
+    // Every arena strategy counts its OS calls; the others cannot.
+    for r in &report.rows {
+        let arena = r.row.strategy.contains("fresh");
+        assert_eq!(r.row.os_calls_per_doc.is_some(), arena, "{}", r.name);
+        assert_eq!(
+            r.row.scratch_releases_per_doc.is_some(),
+            arena,
+            "{}",
+            r.name
+        );
+    }
+    let cells: Vec<(String, CellGroup)> = report
+        .verdicts
+        .iter()
+        .map(|v| (format!("{}/{}", v.format, v.dataset), v.group))
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("postcard/city".to_owned(), CellGroup::Matrix),
+            ("postcard/city-large".to_owned(), CellGroup::Large),
+            ("json/city".to_owned(), CellGroup::Matrix),
+            ("json/city-large".to_owned(), CellGroup::Large),
+        ]
+    );
+    let groups: Vec<(Option<CellGroup>, usize)> =
+        report.summary.iter().map(|s| (s.group, s.cells)).collect();
+    assert_eq!(
+        groups,
+        [
+            (None, 4),
+            (Some(CellGroup::Matrix), 2),
+            (Some(CellGroup::Large), 2)
+        ]
+    );
+    let table = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for expected in [
+        report.summary[2].line(),
+        "large-document cells (city-large)".to_owned(),
+        "| postcard/city-large/slab-fresh | ".to_owned(),
+        "| OS calls/doc |".to_owned(),
+        "the large city (city-large) of 0.0 MB".to_owned(),
+    ] {
+        assert!(table.contains(&expected), "no `{expected}` in:\n{table}");
+    }
     let _ = std::fs::remove_dir_all(&out);
 }

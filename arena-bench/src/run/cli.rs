@@ -13,15 +13,24 @@ use crate::format::FormatId;
 /// streams in both JSONs and MessagePack × every such strategy but multitude's, and the 6 JSON
 /// documents × every strategy that reads JSON only, each cell in its own process; at this size
 /// the slowest cell (owned, system allocator, JSON city) takes about 25 ms per document on a
-/// 2-core machine, so each cell fits its budget with enough runs for a median, and the whole
-/// run stays under 3 minutes.
+/// 2-core machine, so each cell fits its budget with enough runs for a median, and the run
+/// without the large city (`--no-large`) stays under 3 minutes.
 pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
+
+/// The default size of the large city (`--large`), in postcard bytes like `--size`: 20 MB
+/// (about 240,000 citizens, 43 MB of JSON), ten times the default documents and past the 8 MiB
+/// a document's staging used to fall off a cliff at (arena_core's scratch stack keeps its first
+/// 8 MiB resident and gives pages back above it), so such a cliff shows in every default run.
+pub const DEFAULT_LARGE_BYTES: u64 = 20_000_000;
 
 /// Timed time per cell by default. With 20 cells for each of the 13 strategies that read every
 /// format, 6 more for each of the 11 of them that read the event streams, and 6 (the JSON
 /// documents) for each of the 7 that read JSON only (the value table's 6 and
 /// slab-fresh-via-value), 368 cells, 300 ms each is about 110 s of timing, leaving room for the
 /// process starts, the check and counting passes and a loaded machine within the 3 minutes.
+/// The large city's 66 cells (the 13 strategies in 5 formats, and slab-fresh-via-value) are
+/// past their budget at their first document and run their minimum of documents instead
+/// (`LARGE_MIN_RUNS`).
 pub const DEFAULT_BUDGET_MS: u64 = 300;
 
 /// Rounds over the whole matrix by default: each cell is measured in this many separate child
@@ -36,6 +45,7 @@ pub struct Options {
     pub(super) datasets: Vec<DatasetId>,
     pub(super) strategies: Vec<StrategyId>,
     pub(super) city_bytes: u64,
+    pub(super) large_bytes: u64,
     pub(super) threads: u32,
     pub(super) budget_ms: u64,
     pub(super) rounds: u32,
@@ -55,7 +65,8 @@ OPTIONS (lists are comma-separated; the default is all):
   --format F        postcard, bincode, msgpack, json, json-sonic; json-sonic is the JSON
                     documents read by sonic-rs's serde Deserializer instead of serde_json's
                     (every typed strategy; the value table and slab-fresh-via-value read json)
-  --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last;
+  --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last, city-large
+                    (the large city, see --large);
                     the event streams (serde's internally tagged, adjacently tagged and
                     untagged enums and flatten; events-tag-last: each event's tag last in its
                     map) are written in JSON and MessagePack only (postcard and bincode cannot
@@ -69,6 +80,10 @@ OPTIONS (lists are comma-separated; the default is all):
                     value-slab-fresh, value-bumpalo-fresh, value-simd-json, value-sonic-rs
   --size SIZE       size of the synthetic documents, e.g. 500KB, 2MB (default), 200MB: the
                     city in postcard, the event streams in MessagePack
+  --large SIZE      size of the large city, dataset city-large (default 20MB of postcard):
+                    the same city measured next to the small documents, every format, every
+                    typed strategy, its verdicts a group of their own
+  --no-large        leave the large city out (as --dataset without city-large does)
   --threads N       N workers deserializing their own documents concurrently (default 1)
   --budget-ms MS    time spent timing each cell, over all rounds (default 300)
   --rounds N        measure the whole matrix N times, interleaved, and report each cell's
@@ -142,6 +157,7 @@ impl Options {
             datasets: DatasetId::ALL.to_vec(),
             strategies: StrategyId::ALL.to_vec(),
             city_bytes: DEFAULT_CITY_BYTES,
+            large_bytes: DEFAULT_LARGE_BYTES,
             threads: 1,
             budget_ms: DEFAULT_BUDGET_MS,
             rounds: DEFAULT_ROUNDS,
@@ -151,6 +167,7 @@ impl Options {
             figures: true,
             stream: None,
         };
+        let mut large = true;
         let mut it = args.iter();
         while let Some(flag) = it.next() {
             if flag == "--help" || flag == "-h" {
@@ -160,12 +177,16 @@ impl Options {
                 o.figures = false;
                 continue;
             }
+            if flag == "--no-large" {
+                large = false;
+                continue;
+            }
             let value = it
                 .next()
                 .ok_or_else(|| format!("`{flag}` needs a value\n\n{USAGE}"))?;
             match flag.as_str() {
                 "--format" => {
-                    o.formats = list(value, &FormatId::ALL, FormatId::from_name, "format")?
+                    o.formats = list(value, &FormatId::ALL, FormatId::from_name, "format")?;
                 }
                 "--dataset" => {
                     o.datasets = list(value, &DatasetId::ALL, DatasetId::from_name, "dataset")?;
@@ -175,6 +196,7 @@ impl Options {
                         list(value, &StrategyId::ALL, StrategyId::from_name, "strategy")?;
                 }
                 "--size" => o.city_bytes = parse_size(value)?,
+                "--large" => o.large_bytes = parse_size(value)?,
                 "--stream" => o.stream = Some(parse_size(value)?),
                 "--threads" => {
                     o.threads = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -199,13 +221,17 @@ impl Options {
                 _ => return Err(format!("unknown option `{flag}`\n\n{USAGE}")),
             }
         }
+        if !large {
+            o.datasets.retain(|d| !d.is_large());
+        }
         Ok(o)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Options;
+    use super::{DEFAULT_LARGE_BYTES, Options};
+    use crate::datasets::DatasetId;
     use crate::format::FormatId;
 
     fn parse(args: &[&str]) -> Result<Options, String> {
@@ -226,5 +252,21 @@ mod tests {
         );
         let error = parse(&["--format", "json,sonic"]).unwrap_err();
         assert!(error.contains("unknown format `sonic`"), "{error}");
+    }
+
+    #[test]
+    fn the_large_city_is_in_the_default_run_unless_left_out() {
+        let o = parse(&[]).unwrap();
+        assert!(o.datasets.contains(&DatasetId::CityLarge));
+        assert_eq!(o.large_bytes, DEFAULT_LARGE_BYTES);
+        let o = parse(&["--no-large", "--large", "50MB"]).unwrap();
+        assert!(!o.datasets.iter().any(|d| d.is_large()));
+        assert_eq!(o.datasets.len(), DatasetId::ALL.len() - 1);
+        assert_eq!(o.large_bytes, 50_000_000);
+        let o = parse(&["--dataset", "city-large"]).unwrap();
+        assert_eq!(o.datasets, [DatasetId::CityLarge]);
+        // Naming the datasets leaves it out unless it is named.
+        let o = parse(&["--dataset", "city,canada"]).unwrap();
+        assert_eq!(o.datasets, [DatasetId::City, DatasetId::Canada]);
     }
 }
