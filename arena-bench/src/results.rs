@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use crate::dispatch::StrategyId;
 use crate::report::{BASELINE, Meta, Report, ReportRow, VALUE_BASELINE};
+use crate::sweep::{self, SweepReport};
 use crate::verdict;
 
 /// Milliseconds with three or four significant digits, for tables read across.
@@ -188,6 +189,21 @@ pub fn markdown(report: &Report, chart: Option<&str>) -> String {
     out
 }
 
+/// The results file of a size sweep (`--sizes` with `--results FILE`), in Markdown: the same
+/// header as the matrix's, then the sweep.
+#[must_use]
+pub fn sweep_markdown(report: &SweepReport) -> String {
+    let m = &report.meta;
+    let run = format!(
+        "size sweep, {} ms of timed documents per cell, {} thread(s) per strategy, {:.0} s",
+        m.budget_ms, m.threads, m.wall_seconds,
+    );
+    let mut out = header(m, &cargo_command(m), &run);
+    out.push('\n');
+    out.push_str(&sweep::markdown(report));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,6 +264,41 @@ mod tests {
             "- postcard/city: fastest",
             "](results.svg)",
             "<details>",
+        ] {
+            assert!(md.contains(expected), "no `{expected}` in:\n{md}");
+        }
+    }
+
+    #[test]
+    fn the_sweep_file_states_the_run_above_the_sweep() {
+        let meta = Meta {
+            command: "arena-bench --sizes 2MB,200MB --results sizes.md".to_owned(),
+            date_utc: "2026-01-02 03:04 UTC".to_owned(),
+            release: true,
+            budget_ms: 300,
+            threads: 1,
+            ..Meta::default()
+        };
+        let rows = [
+            ("owned-system", 2_000_000, 10_000_000),
+            ("slab-fresh", 2_000_000, 2_000_000),
+            ("owned-system", 200_000_000, 1_000_000_000),
+            ("slab-fresh", 200_000_000, 400_000_000),
+        ]
+        .map(|(strategy, size, ns)| crate::sweep::SizeRow {
+            size,
+            rounds: 1,
+            row: row("postcard", "city", strategy, ns),
+        });
+        let sweep = SweepReport::new(meta, vec![2_000_000, 200_000_000], rows.to_vec());
+        let md = sweep_markdown(&sweep);
+        for expected in [
+            "| date | 2026-01-02 03:04 UTC |",
+            "| command | `cargo run --release -p arena-bench -- --sizes 2MB,200MB --results sizes.md` |",
+            "| run | size sweep, 300 ms of timed documents per cell, 1 thread(s) per strategy, 0 s |",
+            "## Size sweep: the city at 2 MB, 200 MB",
+            "- postcard: slab-fresh's speedup over owned-system 5.00x at 2 MB, 2.50x at 200 MB; \
+             0.50 of it left at the largest size (target at least 0.9): NOT met",
         ] {
             assert!(md.contains(expected), "no `{expected}` in:\n{md}");
         }

@@ -1,12 +1,14 @@
 //! Runs the report binary end to end at a tiny size and checks that every strategy produced a
 //! row with sane numbers, and that the reports were written; also with `--threads 2`, a
-//! `--json FILE` copy and a `--results FILE` results file, and with the large city.
+//! `--json FILE` copy and a `--results FILE` results file, with the large city, and the size
+//! sweep (`--sizes`).
 
 use std::path::PathBuf;
 use std::process::Command;
 
 use arena_bench::dispatch::StrategyId;
 use arena_bench::report::{BASELINE, Report, VALUE_BASELINE};
+use arena_bench::sweep::{HOLD_TARGET, SweepReport};
 use arena_bench::verdict::CellGroup;
 
 /// Runs arena-bench with `args`, its outputs in `out`; returns what it printed.
@@ -469,5 +471,78 @@ fn the_large_city_is_measured_next_to_the_city_as_a_group_of_its_own() {
     ] {
         assert!(table.contains(&expected), "no `{expected}` in:\n{table}");
     }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_size_sweep_reports_every_size_with_its_verdicts() {
+    let out = out_dir("sizes");
+    let results = out.with_extension("md");
+    let strategies = [
+        StrategyId::SlabFresh,
+        StrategyId::InPlaceSystem,
+        StrategyId::OwnedSystem,
+    ];
+    let names = strategies.map(StrategyId::name).join(",");
+    let printed = run_binary(
+        &out,
+        &[
+            "--sizes",
+            "40KB,20KB",
+            "--format",
+            "postcard,json",
+            "--strategy",
+            &names,
+            "--rounds",
+            "2",
+            "--results",
+            results.to_str().expect("a UTF-8 temporary path"),
+        ],
+    );
+    let json = std::fs::read_to_string(out.join("sizes.json")).expect("sizes.json exists");
+    let sweep: SweepReport = serde_json::from_str(&json).expect("sizes.json parses");
+    assert_eq!(sweep.sizes, [20_000, 40_000]);
+    assert_eq!(sweep.rows.len(), 2 * 2 * strategies.len());
+    for r in &sweep.rows {
+        let name = format!("{}/{}/{}", r.row.format, r.size, r.row.strategy);
+        assert_eq!(r.row.error, None, "{name} was not measured");
+        assert_eq!(r.row.dataset, "city", "{name}");
+        assert_eq!(r.rounds, 2, "{name}");
+        assert!(r.row.runs >= 2 * 5, "{name}: {} runs", r.row.runs);
+        assert!(r.row.total_median_ns > 0, "{name}: no time");
+        let arena = r.row.strategy == StrategyId::SlabFresh.name();
+        assert_eq!(r.row.os_calls_per_doc.is_some(), arena, "{name}");
+    }
+    let formats: Vec<&str> = sweep.formats.iter().map(|f| f.format.as_str()).collect();
+    assert_eq!(formats, ["postcard", "json"]);
+    for f in &sweep.formats {
+        assert!(
+            f.speedups.iter().all(|s| s.1.is_some_and(|s| s > 0.0)),
+            "{f:?}"
+        );
+        let hold = f.hold.expect("two sizes give a hold");
+        assert_eq!(f.holds(), Some(hold >= HOLD_TARGET));
+        assert_eq!(f.in_place.len(), 2, "{f:?}");
+        assert_eq!(f.in_place_is_target, f.format == "postcard");
+    }
+    let md = std::fs::read_to_string(out.join("sizes.md")).expect("sizes.md exists");
+    let file = std::fs::read_to_string(&results).expect("--results wrote its file");
+    for text in [&printed, &md, &file] {
+        assert!(
+            text.contains("## Size sweep: the city at 20 KB, 40 KB"),
+            "{text}"
+        );
+        for f in &sweep.formats {
+            assert!(text.contains(&f.hold_line()), "{text}");
+            assert!(text.contains(&f.in_place_line()), "{text}");
+        }
+        assert!(text.contains("| postcard/slab-fresh |"), "{text}");
+    }
+    assert!(file.contains("| command | `cargo run") && file.contains("--sizes 40KB,20KB"));
+    assert!(
+        !out.join("data").read_dir().unwrap().any(|_| true),
+        "the sweep's documents were left behind"
+    );
+    let _ = std::fs::remove_file(&results);
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -54,6 +54,9 @@ pub struct Options {
     pub(super) out: Option<PathBuf>,
     pub(super) figures: bool,
     pub(super) stream: Option<u64>,
+    /// `--sizes`: the size sweep instead of the matrix, at these city sizes (postcard bytes),
+    /// in increasing order.
+    pub(super) sizes: Option<Vec<u64>>,
 }
 
 const USAGE: &str = "\
@@ -101,7 +104,32 @@ OPTIONS (lists are comma-separated; the default is all):
                     in a fresh process: arena_core::postcard::from_reader into a SlabArena,
                     from_bytes after reading the file, borrowed, and owned from a reader and
                     from bytes
+  --sizes LIST      instead of the matrix, the size sweep: the city at each size (e.g.
+                    2MB,20MB,200MB) in postcard, bincode and JSON (or --format), read by
+                    slab-fresh, in-place-system, in-place-mimalloc, owned-system and
+                    owned-mimalloc (or --strategy), each cell in its own process: time per
+                    document, peak RSS and OS calls per document at each size, slab-fresh's
+                    speedup over owned-system and how it holds from the smallest size to the
+                    largest, and whether slab-fresh beats in-place at every size; written to
+                    sizes.md and sizes.json (and to --results FILE, --json FILE); documents
+                    of 10 MB or more are timed at least 3 times, 100 MB or more in one round
 ";
+
+/// The formats of the size sweep unless `--format` says otherwise: the two binary formats whose
+/// announced lengths the arena trusts (up to 64 MiB a block), and JSON, which stages every
+/// sequence on the scratch stack (where the cliff was).
+pub const SWEEP_FORMATS: [FormatId; 3] = [FormatId::Postcard, FormatId::Bincode, FormatId::Json];
+
+/// The strategies of the size sweep unless `--strategy` says otherwise: the contender, what a
+/// user would pick instead (in-place with either allocator), and the baseline with either
+/// allocator.
+pub const SWEEP_STRATEGIES: [StrategyId; 5] = [
+    StrategyId::SlabFresh,
+    StrategyId::InPlaceSystem,
+    StrategyId::InPlaceMimalloc,
+    StrategyId::OwnedSystem,
+    StrategyId::OwnedMimalloc,
+];
 
 fn list<T: Copy>(
     value: &str,
@@ -145,6 +173,31 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok((value * factor) as u64)
 }
 
+/// Parses `--sizes`: comma-separated sizes ([`parse_size`]), at least one, each at least one
+/// byte; returned in increasing order without repeats.
+///
+/// # Errors
+///
+/// A size that does not parse, a zero size, or an empty list.
+pub fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
+    let mut sizes = text
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| match parse_size(s)? {
+            0 => Err(format!("`--sizes {text}`: a size of zero bytes")),
+            n => Ok(n),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if sizes.is_empty() {
+        return Err(format!(
+            "`--sizes {text}`: expected sizes such as 2MB,20MB,200MB"
+        ));
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    Ok(sizes)
+}
+
 impl Options {
     /// Parses the command line (without the program name).
     ///
@@ -166,8 +219,9 @@ impl Options {
             out: None,
             figures: true,
             stream: None,
+            sizes: None,
         };
-        let mut large = true;
+        let (mut formats, mut strategies, mut large) = (None, None, true);
         let mut it = args.iter();
         while let Some(flag) = it.next() {
             if flag == "--help" || flag == "-h" {
@@ -186,17 +240,22 @@ impl Options {
                 .ok_or_else(|| format!("`{flag}` needs a value\n\n{USAGE}"))?;
             match flag.as_str() {
                 "--format" => {
-                    o.formats = list(value, &FormatId::ALL, FormatId::from_name, "format")?;
+                    formats = Some(list(value, &FormatId::ALL, FormatId::from_name, "format")?);
                 }
                 "--dataset" => {
                     o.datasets = list(value, &DatasetId::ALL, DatasetId::from_name, "dataset")?;
                 }
                 "--strategy" => {
-                    o.strategies =
-                        list(value, &StrategyId::ALL, StrategyId::from_name, "strategy")?;
+                    strategies = Some(list(
+                        value,
+                        &StrategyId::ALL,
+                        StrategyId::from_name,
+                        "strategy",
+                    )?);
                 }
                 "--size" => o.city_bytes = parse_size(value)?,
                 "--large" => o.large_bytes = parse_size(value)?,
+                "--sizes" => o.sizes = Some(parse_sizes(value)?),
                 "--stream" => o.stream = Some(parse_size(value)?),
                 "--threads" => {
                     o.threads = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -224,14 +283,37 @@ impl Options {
         if !large {
             o.datasets.retain(|d| !d.is_large());
         }
+        let sweep = o.sizes.is_some();
+        o.formats = formats.unwrap_or_else(|| {
+            if sweep {
+                SWEEP_FORMATS.to_vec()
+            } else {
+                FormatId::ALL.to_vec()
+            }
+        });
+        o.strategies = strategies.unwrap_or_else(|| {
+            if sweep {
+                SWEEP_STRATEGIES.to_vec()
+            } else {
+                StrategyId::ALL.to_vec()
+            }
+        });
+        if sweep {
+            // The sweep reads the city's typed model: the value table reads no model.
+            o.strategies.retain(|s| !s.is_value());
+            if o.strategies.is_empty() {
+                return Err("--sizes measures typed strategies, not the value table".to_owned());
+            }
+        }
         Ok(o)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_LARGE_BYTES, Options};
+    use super::{DEFAULT_LARGE_BYTES, Options, SWEEP_FORMATS, SWEEP_STRATEGIES, parse_sizes};
     use crate::datasets::DatasetId;
+    use crate::dispatch::StrategyId;
     use crate::format::FormatId;
 
     fn parse(args: &[&str]) -> Result<Options, String> {
@@ -259,6 +341,7 @@ mod tests {
         let o = parse(&[]).unwrap();
         assert!(o.datasets.contains(&DatasetId::CityLarge));
         assert_eq!(o.large_bytes, DEFAULT_LARGE_BYTES);
+        assert_eq!(o.sizes, None);
         let o = parse(&["--no-large", "--large", "50MB"]).unwrap();
         assert!(!o.datasets.iter().any(|d| d.is_large()));
         assert_eq!(o.datasets.len(), DatasetId::ALL.len() - 1);
@@ -268,5 +351,52 @@ mod tests {
         // Naming the datasets leaves it out unless it is named.
         let o = parse(&["--dataset", "city,canada"]).unwrap();
         assert_eq!(o.datasets, [DatasetId::City, DatasetId::Canada]);
+    }
+
+    #[test]
+    fn sizes_parse_into_increasing_distinct_sizes() {
+        assert_eq!(
+            parse_sizes("2MB,20MB,200MB").unwrap(),
+            [2_000_000, 20_000_000, 200_000_000]
+        );
+        assert_eq!(
+            parse_sizes("200MB, 2mb,2MB,500KB,").unwrap(),
+            [500_000, 2_000_000, 200_000_000]
+        );
+        assert_eq!(parse_sizes("1.5GB").unwrap(), [1_500_000_000]);
+        for bad in ["", ",", "2MB,0", "2MB,20XB", "big"] {
+            assert!(parse_sizes(bad).is_err(), "`{bad}` parsed");
+        }
+    }
+
+    #[test]
+    fn the_sweep_has_its_own_formats_and_strategies_unless_named() {
+        let o = parse(&["--sizes", "2MB,20MB,200MB"]).unwrap();
+        assert_eq!(
+            o.sizes.as_deref(),
+            Some(&[2_000_000, 20_000_000, 200_000_000][..])
+        );
+        assert_eq!(o.formats, SWEEP_FORMATS);
+        assert_eq!(o.strategies, SWEEP_STRATEGIES);
+        let o = parse(&[
+            "--format",
+            "json",
+            "--sizes",
+            "2MB",
+            "--strategy",
+            "slab-fresh,owned-system,value-sonic-rs",
+        ])
+        .unwrap();
+        assert_eq!(o.formats, [FormatId::Json]);
+        // The value table reads no model: the sweep leaves it out.
+        assert_eq!(
+            o.strategies,
+            [StrategyId::SlabFresh, StrategyId::OwnedSystem]
+        );
+        let error = parse(&["--sizes", "2MB", "--strategy", "value-serde-system"]).unwrap_err();
+        assert!(error.contains("typed strategies"), "{error}");
+        let error = parse(&["--sizes", "2MB,twenty"]).unwrap_err();
+        assert!(error.contains("`twenty`"), "{error}");
+        assert!(parse(&["--sizes"]).unwrap_err().contains("needs a value"));
     }
 }

@@ -28,8 +28,8 @@ fn default_out_dir() -> PathBuf {
 /// A dataset's documents written to files for the children.
 pub(super) struct Prepared {
     pub(super) dataset: DatasetId,
-    /// The size the synthetic documents were generated at (`--size` or `--large`); unused by
-    /// the corpus.
+    /// The size the synthetic documents were generated at (`--size`, `--large`, or a size of
+    /// the sweep); unused by the corpus.
     pub(super) size: u64,
     /// The documents, their bytes left out.
     pub(super) digests: Documents,
@@ -131,6 +131,9 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     std::fs::create_dir_all(&data).map_err(|e| format!("creating {}: {e}", data.display()))?;
     if let Some(size) = o.stream {
         return stream(size, &out, &data);
+    }
+    if let Some(sizes) = &o.sizes {
+        return super::sweep::sweep(o, args, sizes, &out, &data, started, date_utc);
     }
 
     eprint!("preparing data...");
