@@ -42,6 +42,9 @@ pub trait Dataset {
 pub enum DatasetId {
     /// The synthetic city, scalable.
     City,
+    /// The same synthetic city at a large size (`--large`, 20 MB of postcard by default), next
+    /// to the small documents: a cliff past a size shows only there.
+    CityLarge,
     /// json-benchmark's `twitter.json`: string-heavy, many optional fields, nested statuses.
     Twitter,
     /// json-benchmark's `citm_catalog.json`: maps keyed by ids, many small integers.
@@ -57,13 +60,14 @@ pub enum DatasetId {
 
 impl DatasetId {
     /// Every dataset, in report order.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::City,
         Self::Twitter,
         Self::CitmCatalog,
         Self::Canada,
         Self::Events,
         Self::EventsTagLast,
+        Self::CityLarge,
     ];
 
     /// The name in rows and on the command line.
@@ -71,6 +75,7 @@ impl DatasetId {
     pub const fn name(self) -> &'static str {
         match self {
             Self::City => city::City::NAME,
+            Self::CityLarge => city::LARGE_NAME,
             Self::Twitter => twitter::Twitter::NAME,
             Self::CitmCatalog => citm::CitmCatalog::NAME,
             Self::Canada => canada::Canada::NAME,
@@ -98,8 +103,15 @@ impl DatasetId {
                 Self::Events | Self::EventsTagLast,
                 StrategyId::MultitudeFresh | StrategyId::MultitudeReused,
             ) => Some(events::SKIPPED_MULTITUDE),
+            (Self::CityLarge, _) if strategy.is_value() => Some(city::SKIPPED_LARGE_VALUES),
             _ => None,
         }
+    }
+
+    /// Whether the dataset is the large city, sized by `--large` rather than `--size`.
+    #[must_use]
+    pub const fn is_large(self) -> bool {
+        matches!(self, Self::CityLarge)
     }
 
     /// The dataset called `name`.

@@ -218,7 +218,9 @@ fn with_dataset<F: Format, V: CellVisitor>(
     visitor: V,
 ) -> V::Output {
     match dataset {
-        DatasetId::City => with_strategy::<F, city::City, V>(strategy, visitor),
+        DatasetId::City | DatasetId::CityLarge => {
+            with_strategy::<F, city::City, V>(strategy, visitor)
+        }
         DatasetId::Twitter => with_strategy::<F, twitter::Twitter, V>(strategy, visitor),
         DatasetId::CitmCatalog => with_strategy::<F, citm::CitmCatalog, V>(strategy, visitor),
         DatasetId::Canada => with_strategy::<F, canada::Canada, V>(strategy, visitor),
@@ -293,5 +295,8 @@ pub fn measure_cell(
             Ok(row)
         }
     }
-    dispatch(format, dataset, strategy, Measure(input, plan))
+    let mut row = dispatch(format, dataset, strategy, Measure(input, plan))?;
+    // Two datasets share the city's model: the row names the one measured.
+    dataset.name().clone_into(&mut row.dataset);
+    Ok(row)
 }

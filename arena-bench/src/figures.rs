@@ -423,19 +423,29 @@ pub fn markdown(rows: &[ReportRow], figures: &Figures) -> String {
         .filter(|r| r.row.strategy.starts_with("slab-") && r.row.error.is_none())
         .collect();
     if slab_rows.is_empty() {
-        out.push_str("| zero OS calls per document once warm | not measured (no slab rows) | |\n");
+        out.push_str(
+            "| zero chunk-pool OS calls per document once warm | not measured (no slab rows) | |\n",
+        );
     } else {
         for strategy in ["slab-fresh", "slab-reused"] {
-            let os = slab_rows
-                .iter()
-                .filter(|r| r.row.strategy == strategy)
-                .filter_map(|r| r.row.os_calls_per_doc)
+            let rows = || slab_rows.iter().filter(|r| r.row.strategy == strategy);
+            // The pool's calls: the row's OS calls less the scratch stack's page releases,
+            // which a large sequence makes by design (at most one per 2 MiB it moves).
+            let pool = rows()
+                .filter_map(|r| {
+                    let scratch = r.row.scratch_releases_per_doc.unwrap_or(0);
+                    Some(r.row.os_calls_per_doc?.saturating_sub(scratch))
+                })
                 .max();
-            if let Some(os) = os {
+            let scratch = rows()
+                .filter_map(|r| r.row.scratch_releases_per_doc)
+                .max()
+                .unwrap_or(0);
+            if let Some(pool) = pool {
                 let _ = writeln!(
                     out,
-                    "| zero OS calls per document once warm ({strategy}) | at most {os} per document over every cell | {} |",
-                    verdict(os == 0)
+                    "| zero chunk-pool OS calls per document once warm ({strategy}) | at most {pool} per document over every cell (and at most {scratch} scratch-stack page releases) | {} |",
+                    verdict(pool == 0)
                 );
             }
         }

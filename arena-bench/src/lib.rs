@@ -19,9 +19,9 @@
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
 //! [`json_parsers`] the table of JSON's two parsers, [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
 //! names to types, [`measure`] the generic measurement, [`figures`] the slab arena's figures,
-//! [`streaming`] the memory of reading a large file, [`verdict`] the per-cell verdicts on
-//! `slab-fresh`, [`report`] the outputs, [`results`] the
-//! dated results file, [`provenance`] the date and machine it states, and [`run`] the command.
+//! [`streaming`] the memory of reading a large file, [`sweep`] the size sweep, [`verdict`] the
+//! per-cell verdicts on `slab-fresh`, [`report`] the outputs, [`results`] the dated results
+//! file, [`provenance`] the date and machine it states, and [`run`] the command.
 
 pub mod counting;
 pub mod datasets;
@@ -37,5 +37,6 @@ pub mod results;
 pub mod run;
 pub mod strategy;
 pub mod streaming;
+pub mod sweep;
 pub mod value;
 pub mod verdict;

@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::counting;
 use crate::datasets::Dataset;
 use crate::format::Format;
-use crate::strategy::{ArenaBytes, Observed, Sample, Strategy};
+use crate::strategy::{ArenaBytes, Observed, OsCalls, Sample, Strategy};
 
 /// How long and how often a cell is timed.
 #[derive(Clone, Copy, Debug)]
@@ -63,10 +63,14 @@ pub struct Row {
     pub reallocs_per_doc: u64,
     /// Global-allocator `dealloc` calls for one document.
     pub deallocs_per_doc: u64,
-    /// OS calls (map, unmap, advise) for one warm document by an arena that maps its own
-    /// memory (`SlabArena`'s pool); `None` for strategies whose memory comes from the global
-    /// allocator.
+    /// OS calls (map, unmap, advise) for one warm document outside the global allocator, by
+    /// the arena strategies: `SlabArena`'s pool maps and unmaps plus the page releases of
+    /// arena_core's scratch stack ([`OsCalls`]); `None` for strategies whose memory all comes
+    /// from the global allocator (whose calls are in `allocs_per_doc`).
     pub os_calls_per_doc: Option<u64>,
+    /// The part of `os_calls_per_doc` made by the scratch stack (page releases).
+    #[serde(default)]
+    pub scratch_releases_per_doc: Option<u64>,
     /// Peak resident memory of the child while timing (VmHWM, reset before timing).
     pub peak_rss_bytes: u64,
     /// Resident memory when timing started: the input and the process itself.
@@ -160,7 +164,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
     counted?;
     let os_calls = S::os_calls()
         .zip(os_before)
-        .map(|(after, before)| after - before);
+        .map(|(after, before)| after.since(before));
     // The arena a warm document leaves (the check above saw the cold first one).
     let mut warm = Observed::default();
     S::once::<F>(&mut state, input, Some(&mut warm))?;
@@ -217,7 +221,8 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         allocs_per_doc: calls.allocs,
         reallocs_per_doc: calls.reallocs,
         deallocs_per_doc: calls.deallocs,
-        os_calls_per_doc: os_calls,
+        os_calls_per_doc: os_calls.map(OsCalls::total),
+        scratch_releases_per_doc: os_calls.map(|c| c.scratch),
         peak_rss_bytes: peak,
         baseline_rss_bytes: baseline,
         live_bytes: observed.live_bytes,

@@ -58,6 +58,9 @@ pub struct Meta {
     /// Requested size of the synthetic documents (`--size`): the city's in postcard bytes, the
     /// event streams' in MessagePack bytes.
     pub city_bytes: u64,
+    /// Requested size of the large city (`--large`, postcard bytes), when the run measured it.
+    #[serde(default)]
+    pub large_bytes: Option<u64>,
     /// Time budget for the timed documents of each cell, in milliseconds.
     pub budget_ms: u64,
     /// Interleaved rounds over the matrix; each row is its cell's median round.
@@ -171,14 +174,22 @@ impl Report {
         let _ = writeln!(
             out,
             "{} logical CPU(s), {}; {} thread(s) per strategy; synthetic documents of {:.1} MB (the city in postcard, \
-             the event streams in MessagePack); \
+             the event streams in MessagePack){}; \
              {} ms of timed documents per cell over {} interleaved round(s), each row its cell's \
              median round; {:.0} s in all. Speedup: per document (deserialization + drop) \
-             against owned-system.\n",
+             against owned-system. OS calls/doc: a warm document's calls outside the global \
+             allocator, `SlabArena`'s pool maps and unmaps plus the pages arena_core's scratch \
+             stack gives back (in brackets when there are any), - where all memory comes from \
+             the global allocator.\n",
             m.cpus,
             m.cpu,
             m.threads,
             f(m.city_bytes) / 1e6,
+            m.large_bytes.map_or_else(String::new, |b| format!(
+                ", the large city (city-large) of {:.1} MB, timed at least {} times per round",
+                f(b) / 1e6,
+                crate::run::min_runs(b)
+            )),
             m.budget_ms,
             m.rounds.max(1),
             m.wall_seconds
@@ -192,12 +203,13 @@ impl Report {
         }
         out.push_str(
             "| format/dataset/strategy | input MB | median ms | ± % | MB/s | drop ms | \
-             ms per doc | speedup | allocs/doc | peak RSS MB | arena reserved (warm) / used / live MB |\n",
+             ms per doc | speedup | allocs/doc | OS calls/doc | peak RSS MB | \
+             arena reserved (warm) / used / live MB |\n",
         );
-        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for r in self.rows.iter().filter(|r| !is_value(&r.row)) {
             let row = &r.row;
-            if not_measured(&mut out, r, 8) {
+            if not_measured(&mut out, r, 9) {
                 continue;
             }
             let arena = match (row.arena, row.live_bytes) {
@@ -216,7 +228,7 @@ impl Report {
             };
             let _ = writeln!(
                 out,
-                "| {} | {:.2} | {:.3} | {:.1} | {:.0} | {:.3} | {:.3} | {} | {} | {:.1} | {} |",
+                "| {} | {:.2} | {:.3} | {:.1} | {:.0} | {:.3} | {:.3} | {} | {} | {} | {:.1} | {} |",
                 r.name,
                 f(row.input_bytes) / 1e6,
                 f(row.median_ns) / 1e6,
@@ -227,6 +239,7 @@ impl Report {
                 r.speedup
                     .map_or_else(|| "n/a".to_owned(), |s| format!("{s:.2}x")),
                 calls(row),
+                os_calls(row),
                 f(row.peak_rss_bytes) / 1e6,
                 arena,
             );
@@ -302,12 +315,13 @@ impl Report {
              allocator, its per-allocation overhead not counted (simd-json: the input's copy \
              included).\n\n\
              | format/dataset/strategy | input MB | parse ms | ± % | drop ms | ms per doc | \
-             speedup | allocs/doc | held MB | held / input | arena used MB | peak RSS MB |\n\
-             |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+             speedup | allocs/doc | OS calls/doc | held MB | held / input | arena used MB | \
+             peak RSS MB |\n\
+             |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
         );
         for r in self.rows.iter().filter(|r| is_value(&r.row)) {
             let row = &r.row;
-            if not_measured(&mut out, r, 9) {
+            if not_measured(&mut out, r, 10) {
                 continue;
             }
             let mb = |bytes: Option<u64>| {
@@ -315,7 +329,7 @@ impl Report {
             };
             let _ = writeln!(
                 out,
-                "| {} | {:.2} | {:.3} | {:.1} | {:.3} | {:.3} | {} | {} | {} | {} | {} | {:.1} |",
+                "| {} | {:.2} | {:.3} | {:.1} | {:.3} | {:.3} | {} | {} | {} | {} | {} | {} | {:.1} |",
                 r.name,
                 f(row.input_bytes) / 1e6,
                 f(row.median_ns) / 1e6,
@@ -325,6 +339,7 @@ impl Report {
                 r.speedup
                     .map_or_else(|| "n/a".to_owned(), |s| format!("{s:.2}x")),
                 calls(row),
+                os_calls(row),
                 mb(row.held_bytes),
                 r.held_per_input
                     .map_or_else(String::new, |h| format!("{h:.2}")),
@@ -491,12 +506,21 @@ fn spread(row: &Row) -> f64 {
     f(row.p75_ns.saturating_sub(row.p25_ns)) / 2.0 / f(row.median_ns) * 100.0
 }
 
-/// Global-allocator calls per document, and the arena's own OS calls when it maps memory
-/// itself.
+/// Global-allocator calls per document.
 fn calls(row: &Row) -> String {
-    let global = row.allocs_per_doc + row.reallocs_per_doc;
-    row.os_calls_per_doc
-        .map_or_else(|| global.to_string(), |os| format!("{global} + {os} OS"))
+    (row.allocs_per_doc + row.reallocs_per_doc).to_string()
+}
+
+/// OS calls per warm document outside the global allocator, those of the scratch stack in
+/// brackets when it made any; `-` for a strategy that cannot count them (all its memory comes
+/// from the global allocator).
+#[must_use]
+pub fn os_calls(row: &Row) -> String {
+    match (row.os_calls_per_doc, row.scratch_releases_per_doc) {
+        (None, _) => "-".to_owned(),
+        (Some(all), Some(scratch)) if scratch > 0 => format!("{all} ({scratch} scratch)"),
+        (Some(all), _) => all.to_string(),
+    }
 }
 
 /// A strategy's label in the chart: its name, marked when it reads JSON only, as its means

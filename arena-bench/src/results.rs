@@ -9,7 +9,8 @@
 use std::fmt::Write as _;
 
 use crate::dispatch::StrategyId;
-use crate::report::{BASELINE, Report, ReportRow, VALUE_BASELINE};
+use crate::report::{BASELINE, Meta, Report, ReportRow, VALUE_BASELINE};
+use crate::sweep::{self, SweepReport};
 use crate::verdict;
 
 /// Milliseconds with three or four significant digits, for tables read across.
@@ -25,8 +26,7 @@ fn ms(ns: u64) -> String {
 }
 
 /// The command as cargo runs it: `meta.command` is the binary's name and arguments.
-fn cargo_command(report: &Report) -> String {
-    let m = &report.meta;
+fn cargo_command(m: &Meta) -> String {
     let args = m
         .command
         .strip_prefix("arena-bench")
@@ -101,11 +101,9 @@ fn is_value(r: &ReportRow) -> bool {
     StrategyId::from_name(&r.row.strategy).is_some_and(StrategyId::is_value)
 }
 
-/// The results file of `report`, in Markdown; `chart` is the file name of its SVG chart
-/// (written next to it), if any.
-#[must_use]
-pub fn markdown(report: &Report, chart: Option<&str>) -> String {
-    let m = &report.meta;
+/// The title, the note on how the file is made, and the table of the date, the machine, the
+/// compiler, the command and `run` (what the run measured).
+fn header(m: &Meta, command: &str, run: &str) -> String {
     let mut out = String::from("# arena-bench results\n\n");
     out.push_str(
         "Written by `arena-bench --results` from one run: regenerate it with the command below \
@@ -126,21 +124,31 @@ pub fn markdown(report: &Report, chart: Option<&str>) -> String {
          | date | {} |\n\
          | machine | {}, {} logical CPU(s){memory}, {} |\n\
          | compiler | {} |\n\
-         | command | `{}` |\n\
-         | run | {} round(s), {} ms of timed documents per cell, synthetic documents of {:.1} MB, \
-         {} thread(s) per strategy, {:.0} s |\n",
-        m.date_utc,
-        m.cpu,
-        m.cpus,
-        m.os,
-        m.rustc,
-        cargo_command(report),
+         | command | `{command}` |\n\
+         | run | {run} |\n",
+        m.date_utc, m.cpu, m.cpus, m.os, m.rustc,
+    );
+    out
+}
+
+/// The results file of `report`, in Markdown; `chart` is the file name of its SVG chart
+/// (written next to it), if any.
+#[must_use]
+pub fn markdown(report: &Report, chart: Option<&str>) -> String {
+    let m = &report.meta;
+    let large = m.large_bytes.map_or_else(String::new, |b| {
+        format!(" and a large city (city-large) of {:.1} MB", b as f64 / 1e6)
+    });
+    let run = format!(
+        "{} round(s), {} ms of timed documents per cell, synthetic documents of {:.1} MB{large}, \
+         {} thread(s) per strategy, {:.0} s",
         m.rounds.max(1),
         m.budget_ms,
         m.city_bytes as f64 / 1e6,
         m.threads,
         m.wall_seconds,
     );
+    let mut out = header(m, &cargo_command(m), &run);
     out.push_str(&verdict::markdown(&report.verdicts, &report.summary));
     let _ = write!(
         out,
@@ -181,11 +189,25 @@ pub fn markdown(report: &Report, chart: Option<&str>) -> String {
     out
 }
 
+/// The results file of a size sweep (`--sizes` with `--results FILE`), in Markdown: the same
+/// header as the matrix's, then the sweep.
+#[must_use]
+pub fn sweep_markdown(report: &SweepReport) -> String {
+    let m = &report.meta;
+    let run = format!(
+        "size sweep, {} ms of timed documents per cell, {} thread(s) per strategy, {:.0} s",
+        m.budget_ms, m.threads, m.wall_seconds,
+    );
+    let mut out = header(m, &cargo_command(m), &run);
+    out.push('\n');
+    out.push_str(&sweep::markdown(report));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::measure::Row;
-    use crate::report::Meta;
 
     fn row(format: &str, dataset: &str, strategy: &str, ns: u64) -> Row {
         Row {
@@ -245,5 +267,54 @@ mod tests {
         ] {
             assert!(md.contains(expected), "no `{expected}` in:\n{md}");
         }
+    }
+
+    #[test]
+    fn the_sweep_file_states_the_run_above_the_sweep() {
+        let meta = Meta {
+            command: "arena-bench --sizes 2MB,200MB --results sizes.md".to_owned(),
+            date_utc: "2026-01-02 03:04 UTC".to_owned(),
+            release: true,
+            budget_ms: 300,
+            threads: 1,
+            ..Meta::default()
+        };
+        let rows = [
+            ("owned-system", 2_000_000, 10_000_000),
+            ("slab-fresh", 2_000_000, 2_000_000),
+            ("owned-system", 200_000_000, 1_000_000_000),
+            ("slab-fresh", 200_000_000, 400_000_000),
+        ]
+        .map(|(strategy, size, ns)| crate::sweep::SizeRow {
+            size,
+            rounds: 1,
+            row: row("postcard", "city", strategy, ns),
+        });
+        let sweep = SweepReport::new(meta, vec![2_000_000, 200_000_000], rows.to_vec());
+        let md = sweep_markdown(&sweep);
+        for expected in [
+            "| date | 2026-01-02 03:04 UTC |",
+            "| command | `cargo run --release -p arena-bench -- --sizes 2MB,200MB --results sizes.md` |",
+            "| run | size sweep, 300 ms of timed documents per cell, 1 thread(s) per strategy, 0 s |",
+            "## Size sweep: the city at 2 MB, 200 MB",
+            "- postcard: slab-fresh's speedup over owned-system 5.00x at 2 MB, 2.50x at 200 MB; \
+             0.50 of it left at the largest size (target at least 0.9): NOT met",
+        ] {
+            assert!(md.contains(expected), "no `{expected}` in:\n{md}");
+        }
+    }
+
+    #[test]
+    fn the_run_line_names_the_large_city() {
+        let meta = Meta {
+            city_bytes: 2_000_000,
+            large_bytes: Some(20_000_000),
+            ..Meta::default()
+        };
+        let md = markdown(&Report::new(meta, Vec::new()), None);
+        assert!(
+            md.contains("synthetic documents of 2.0 MB and a large city (city-large) of 20.0 MB,"),
+            "{md}"
+        );
     }
 }

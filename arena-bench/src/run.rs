@@ -3,17 +3,22 @@
 //!
 //! Both binaries call [`main`] with their global allocator; its arguments say whether this
 //! process is the parent or a child. `cli` parses the parent's [`Options`], `documents` makes
-//! each dataset's [`Documents`], `parent` runs the matrix and writes the reports, `child`
-//! measures one cell.
+//! each dataset's [`Documents`], `parent` runs the matrix and writes the reports, `sweep` runs
+//! the size sweep (`--sizes`) with the same children, `child` measures one cell.
 
 mod child;
 mod cli;
 mod documents;
 mod parent;
+mod sweep;
 
-pub use child::{MAX_RUNS, MIN_RUNS};
-pub use cli::{DEFAULT_BUDGET_MS, DEFAULT_CITY_BYTES, DEFAULT_ROUNDS, Options, parse_size};
-pub use documents::{Documents, documents};
+pub use child::{LARGE_DOCUMENT_BYTES, LARGE_MIN_RUNS, MAX_RUNS, MIN_RUNS, min_runs};
+pub use cli::{
+    DEFAULT_BUDGET_MS, DEFAULT_CITY_BYTES, DEFAULT_LARGE_BYTES, DEFAULT_ROUNDS, Options,
+    SWEEP_FORMATS, SWEEP_STRATEGIES, parse_size, parse_sizes,
+};
+pub use documents::{Documents, ValueDigest, documents, documents_for};
+pub use sweep::{SINGLE_ROUND_BYTES, rounds_at};
 
 use crate::dispatch::GlobalAllocator;
 

@@ -56,6 +56,43 @@ pub struct Observed {
     pub held_bytes: Option<u64>,
 }
 
+/// OS calls made so far on this thread outside the global allocator, by the arena machinery a
+/// strategy uses: compare two snapshots to count a document's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OsCalls {
+    /// Maps and unmaps of `SlabArena`'s chunk pool (every thread's: the pool is global).
+    pub pool: u64,
+    /// Page releases (`madvise`) of arena_core's scratch stack on this thread, where sequences
+    /// collect before they move into the arena: a large sequence gives pages back as it moves.
+    pub scratch: u64,
+}
+
+impl OsCalls {
+    /// The calls arena_core's scratch stack made on this thread so far, and none of a pool.
+    #[must_use]
+    pub fn scratch_only() -> Self {
+        Self {
+            pool: 0,
+            scratch: arena_core::thread_memory_stats().os_calls(),
+        }
+    }
+
+    /// All of them.
+    #[must_use]
+    pub const fn total(self) -> u64 {
+        self.pool + self.scratch
+    }
+
+    /// The calls made between `before` and `self`.
+    #[must_use]
+    pub const fn since(self, before: Self) -> Self {
+        Self {
+            pool: self.pool.saturating_sub(before.pool),
+            scratch: self.scratch.saturating_sub(before.scratch),
+        }
+    }
+}
+
 /// One allocation strategy.
 pub trait Strategy<D: Dataset> {
     /// What survives from one document to the next: nothing, a reused value or arena.
@@ -64,8 +101,10 @@ pub trait Strategy<D: Dataset> {
     /// The state before the first document.
     fn new_state() -> Self::State;
 
-    /// OS calls made so far outside the global allocator (see [`ArenaKind::os_calls`]).
-    fn os_calls() -> Option<u64> {
+    /// OS calls made so far outside the global allocator (see [`ArenaKind::os_calls`]), or
+    /// `None` when all of the strategy's memory comes from the global allocator (whose calls
+    /// are counted there, and whose OS calls cannot be told apart).
+    fn os_calls() -> Option<OsCalls> {
         None
     }
 
@@ -299,10 +338,11 @@ pub trait ArenaKind: BumpAllocator + Sized {
     /// Frees everything allocated, keeping (some of) the memory for reuse.
     fn reset(&mut self);
 
-    /// Calls to the OS (map, unmap, advise) made so far by arenas of this kind that bypass the
-    /// global allocator, or `None` when they all go through it (and are counted there).
-    fn os_calls() -> Option<u64> {
-        None
+    /// Calls to the OS (map, unmap, advise) made so far that bypass the global allocator: the
+    /// pages arena_core's scratch stack gives back on this thread (every arena kind reads
+    /// sequences through it), and the maps and unmaps of the kind's own pool, if it has one.
+    fn os_calls() -> OsCalls {
+        OsCalls::scratch_only()
     }
 
     /// Bytes mapped by the arena kind's own pool, when it has one.
@@ -340,8 +380,11 @@ impl ArenaKind for arena_core::SlabArena {
         Self::reset(self);
     }
 
-    fn os_calls() -> Option<u64> {
-        Some(arena_core::ChunkPool::global().stats().os_calls())
+    fn os_calls() -> OsCalls {
+        OsCalls {
+            pool: arena_core::ChunkPool::global().stats().os_calls(),
+            ..OsCalls::scratch_only()
+        }
     }
 
     fn pool_mapped() -> Option<u64> {
@@ -478,8 +521,8 @@ where
         LengthTrust::new()
     }
 
-    fn os_calls() -> Option<u64> {
-        K::os_calls()
+    fn os_calls() -> Option<OsCalls> {
+        Some(K::os_calls())
     }
 
     #[inline(never)]
@@ -518,8 +561,8 @@ where
         (K::create(), LengthTrust::new())
     }
 
-    fn os_calls() -> Option<u64> {
-        K::os_calls()
+    fn os_calls() -> Option<OsCalls> {
+        Some(K::os_calls())
     }
 
     #[inline(never)]

@@ -22,7 +22,7 @@ use crate::counting;
 use crate::datasets::Dataset;
 use crate::format::{Format, Json};
 use crate::model::digest_of;
-use crate::strategy::{ArenaKind, Observed, Sample, Strategy, arena_bytes};
+use crate::strategy::{ArenaKind, Observed, OsCalls, Sample, Strategy, arena_bytes};
 
 /// The digest every value strategy must reproduce: that of the document read into a
 /// `serde_json::Value`.
@@ -125,7 +125,7 @@ fn same(
 /// One way of parsing a JSON document into a dynamic value, timed as a [`Strategy`] is.
 pub trait ValueParser {
     /// OS calls made so far outside the global allocator (see [`Strategy::os_calls`]).
-    fn os_calls() -> Option<u64> {
+    fn os_calls() -> Option<OsCalls> {
         None
     }
 
@@ -147,7 +147,7 @@ impl<D: Dataset, P: ValueParser> Strategy<D> for ValueStrategy<P> {
 
     fn new_state() {}
 
-    fn os_calls() -> Option<u64> {
+    fn os_calls() -> Option<OsCalls> {
         P::os_calls()
     }
 
@@ -268,8 +268,8 @@ impl ValueParser for SonicValue {
 pub struct ArenaValueFresh<K>(PhantomData<K>);
 
 impl<K: ArenaKind> ValueParser for ArenaValueFresh<K> {
-    fn os_calls() -> Option<u64> {
-        K::os_calls()
+    fn os_calls() -> Option<OsCalls> {
+        Some(K::os_calls())
     }
 
     fn once(input: &[u8], observe: Option<&mut Observed>) -> Result<Sample, String> {

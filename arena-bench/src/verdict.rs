@@ -117,6 +117,9 @@ pub enum CellGroup {
     /// The matrix the performance target is read on: [`MATRIX_FORMATS`] × [`MATRIX_DATASETS`]
     /// (16 cells when all are run).
     Matrix,
+    /// The large city (`city-large`), in every format measured: where a cliff past a size
+    /// shows.
+    Large,
     /// The synthetic event streams, in the formats that carry them.
     EventStreams,
     /// Any other cell: a format beyond the matrix's four, such as JSON through sonic-rs.
@@ -145,7 +148,9 @@ impl CellGroup {
     pub fn of(format: &str, dataset: &str) -> Self {
         let format = FormatId::from_name(format);
         let dataset = DatasetId::from_name(dataset);
-        if dataset.is_some_and(|d| MATRIX_DATASETS.contains(&d))
+        if dataset.is_some_and(DatasetId::is_large) {
+            Self::Large
+        } else if dataset.is_some_and(|d| MATRIX_DATASETS.contains(&d))
             && format.is_some_and(|f| MATRIX_FORMATS.contains(&f))
         {
             Self::Matrix
@@ -166,6 +171,7 @@ impl CellGroup {
                 "cells of the matrix (postcard, bincode, msgpack, json × city, twitter, \
                  citm_catalog, canada)"
             }
+            Self::Large => "large-document cells (city-large)",
             Self::EventStreams => "event-stream cells (events, events-tag-last)",
             Self::Other => "cells of other formats (json-sonic)",
         }
@@ -278,10 +284,15 @@ pub fn summarize(verdicts: &[CellVerdict]) -> Vec<Summary> {
     };
     std::iter::once(count(None))
         .chain(
-            [CellGroup::Matrix, CellGroup::EventStreams, CellGroup::Other]
-                .into_iter()
-                .map(|g| count(Some(g)))
-                .filter(|s| s.cells > 0),
+            [
+                CellGroup::Matrix,
+                CellGroup::Large,
+                CellGroup::EventStreams,
+                CellGroup::Other,
+            ]
+            .into_iter()
+            .map(|g| count(Some(g)))
+            .filter(|s| s.cells > 0),
         )
         .collect()
 }
@@ -399,6 +410,10 @@ mod tests {
             row("msgpack", "events", CONTENDER, 120),
             row("json-sonic", "city", "owned-system", 100),
             row("json-sonic", "city", CONTENDER, 50),
+            row("postcard", "city-large", "in-place-system", 1_000),
+            row("postcard", "city-large", CONTENDER, 900),
+            row("json-sonic", "city-large", "in-place-mimalloc", 1_000),
+            row("json-sonic", "city-large", CONTENDER, 1_100),
             // No contender: no verdict.
             row("bincode", "twitter", "owned-system", 100),
         ];
@@ -422,6 +437,8 @@ mod tests {
                 ("json", "city", Outcome::Within, CellGroup::Matrix),
                 ("msgpack", "events", Outcome::Lost, CellGroup::EventStreams),
                 ("json-sonic", "city", Outcome::Fastest, CellGroup::Other),
+                ("postcard", "city-large", Outcome::Fastest, CellGroup::Large),
+                ("json-sonic", "city-large", Outcome::Lost, CellGroup::Large),
             ]
         );
         assert_eq!(v[2].verdict.fastest_other, "owned-system");
@@ -433,15 +450,16 @@ mod tests {
         assert_eq!(
             counts,
             [
-                (None, 3, 5),
+                (None, 4, 7),
                 (Some(CellGroup::Matrix), 2, 3),
+                (Some(CellGroup::Large), 1, 2),
                 (Some(CellGroup::EventStreams), 0, 1),
                 (Some(CellGroup::Other), 1, 1),
             ]
         );
         assert_eq!(
             summary[0].line(),
-            "slab-fresh is fastest (or within 3%) in 3 of 5 cells"
+            "slab-fresh is fastest (or within 3%) in 4 of 7 cells"
         );
         assert_eq!(
             v[1].line(),

@@ -1,15 +1,18 @@
 //! Runs the report binary end to end at a tiny size and checks that every strategy produced a
 //! row with sane numbers, and that the reports were written; also with `--threads 2`, a
-//! `--json FILE` copy and a `--results FILE` results file.
+//! `--json FILE` copy and a `--results FILE` results file, with the large city, and the size
+//! sweep (`--sizes`).
 
 use std::path::PathBuf;
 use std::process::Command;
 
 use arena_bench::dispatch::StrategyId;
 use arena_bench::report::{BASELINE, Report, VALUE_BASELINE};
+use arena_bench::sweep::{HOLD_TARGET, SweepReport};
 use arena_bench::verdict::CellGroup;
 
-fn run(out: &PathBuf, args: &[&str]) -> Report {
+/// Runs arena-bench with `args`, its outputs in `out`; returns what it printed.
+fn run_binary(out: &PathBuf, args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_arena-bench"))
         .args(args)
         .arg("--out")
@@ -24,7 +27,11 @@ fn run(out: &PathBuf, args: &[&str]) -> Report {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    let table = String::from_utf8_lossy(&output.stdout);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn run(out: &PathBuf, args: &[&str]) -> Report {
+    let table = run_binary(out, args);
     assert!(
         table.contains("| format/dataset/strategy |"),
         "no table printed:\n{table}"
@@ -375,5 +382,167 @@ fn the_event_streams_run_in_both_jsons_and_msgpack_and_say_what_they_skip() {
     }
     let table = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(table.contains("Not measured, by design:"), "{table}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_large_city_is_measured_next_to_the_city_as_a_group_of_its_own() {
+    let out = out_dir("large");
+    let strategies = [
+        StrategyId::OwnedSystem,
+        StrategyId::InPlaceSystem,
+        StrategyId::BumpaloFresh,
+        StrategyId::SlabFresh,
+    ];
+    let names = strategies.map(StrategyId::name).join(",");
+    let report = run(
+        &out,
+        &[
+            "--dataset",
+            "city,city-large",
+            "--size",
+            "20KB",
+            "--large",
+            "40KB",
+            "--format",
+            "postcard,json",
+            "--strategy",
+            &names,
+            "--no-figures",
+        ],
+    );
+    check_rows(&report, 2, 2, &strategies);
+    assert_eq!(report.meta.large_bytes, Some(40_000));
+    let input = |dataset: &str| {
+        report
+            .rows
+            .iter()
+            .find(|r| r.row.format == "postcard" && r.row.dataset == dataset)
+            .map(|r| r.row.input_bytes)
+            .unwrap()
+    };
+    let ratio = input("city-large") as f64 / input("city") as f64;
+    assert!(
+        (1.8..2.2).contains(&ratio),
+        "city-large is {ratio:.2}x city"
+    );
+    // Every arena strategy counts its OS calls; the others cannot.
+    for r in &report.rows {
+        let arena = r.row.strategy.contains("fresh");
+        assert_eq!(r.row.os_calls_per_doc.is_some(), arena, "{}", r.name);
+        assert_eq!(
+            r.row.scratch_releases_per_doc.is_some(),
+            arena,
+            "{}",
+            r.name
+        );
+    }
+    let cells: Vec<(String, CellGroup)> = report
+        .verdicts
+        .iter()
+        .map(|v| (format!("{}/{}", v.format, v.dataset), v.group))
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("postcard/city".to_owned(), CellGroup::Matrix),
+            ("postcard/city-large".to_owned(), CellGroup::Large),
+            ("json/city".to_owned(), CellGroup::Matrix),
+            ("json/city-large".to_owned(), CellGroup::Large),
+        ]
+    );
+    let groups: Vec<(Option<CellGroup>, usize)> =
+        report.summary.iter().map(|s| (s.group, s.cells)).collect();
+    assert_eq!(
+        groups,
+        [
+            (None, 4),
+            (Some(CellGroup::Matrix), 2),
+            (Some(CellGroup::Large), 2)
+        ]
+    );
+    let table = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for expected in [
+        report.summary[2].line(),
+        "large-document cells (city-large)".to_owned(),
+        "| postcard/city-large/slab-fresh | ".to_owned(),
+        "| OS calls/doc |".to_owned(),
+        "the large city (city-large) of 0.0 MB".to_owned(),
+    ] {
+        assert!(table.contains(&expected), "no `{expected}` in:\n{table}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_size_sweep_reports_every_size_with_its_verdicts() {
+    let out = out_dir("sizes");
+    let results = out.with_extension("md");
+    let strategies = [
+        StrategyId::SlabFresh,
+        StrategyId::InPlaceSystem,
+        StrategyId::OwnedSystem,
+    ];
+    let names = strategies.map(StrategyId::name).join(",");
+    let printed = run_binary(
+        &out,
+        &[
+            "--sizes",
+            "40KB,20KB",
+            "--format",
+            "postcard,json",
+            "--strategy",
+            &names,
+            "--rounds",
+            "2",
+            "--results",
+            results.to_str().expect("a UTF-8 temporary path"),
+        ],
+    );
+    let json = std::fs::read_to_string(out.join("sizes.json")).expect("sizes.json exists");
+    let sweep: SweepReport = serde_json::from_str(&json).expect("sizes.json parses");
+    assert_eq!(sweep.sizes, [20_000, 40_000]);
+    assert_eq!(sweep.rows.len(), 2 * 2 * strategies.len());
+    for r in &sweep.rows {
+        let name = format!("{}/{}/{}", r.row.format, r.size, r.row.strategy);
+        assert_eq!(r.row.error, None, "{name} was not measured");
+        assert_eq!(r.row.dataset, "city", "{name}");
+        assert_eq!(r.rounds, 2, "{name}");
+        assert!(r.row.runs >= 2 * 5, "{name}: {} runs", r.row.runs);
+        assert!(r.row.total_median_ns > 0, "{name}: no time");
+        let arena = r.row.strategy == StrategyId::SlabFresh.name();
+        assert_eq!(r.row.os_calls_per_doc.is_some(), arena, "{name}");
+    }
+    let formats: Vec<&str> = sweep.formats.iter().map(|f| f.format.as_str()).collect();
+    assert_eq!(formats, ["postcard", "json"]);
+    for f in &sweep.formats {
+        assert!(
+            f.speedups.iter().all(|s| s.1.is_some_and(|s| s > 0.0)),
+            "{f:?}"
+        );
+        let hold = f.hold.expect("two sizes give a hold");
+        assert_eq!(f.holds(), Some(hold >= HOLD_TARGET));
+        assert_eq!(f.in_place.len(), 2, "{f:?}");
+        assert_eq!(f.in_place_is_target, f.format == "postcard");
+    }
+    let md = std::fs::read_to_string(out.join("sizes.md")).expect("sizes.md exists");
+    let file = std::fs::read_to_string(&results).expect("--results wrote its file");
+    for text in [&printed, &md, &file] {
+        assert!(
+            text.contains("## Size sweep: the city at 20 KB, 40 KB"),
+            "{text}"
+        );
+        for f in &sweep.formats {
+            assert!(text.contains(&f.hold_line()), "{text}");
+            assert!(text.contains(&f.in_place_line()), "{text}");
+        }
+        assert!(text.contains("| postcard/slab-fresh |"), "{text}");
+    }
+    assert!(file.contains("| command | `cargo run") && file.contains("--sizes 40KB,20KB"));
+    assert!(
+        !out.join("data").read_dir().unwrap().any(|_| true),
+        "the sweep's documents were left behind"
+    );
+    let _ = std::fs::remove_file(&results);
     let _ = std::fs::remove_dir_all(&out);
 }

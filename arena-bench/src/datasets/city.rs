@@ -42,6 +42,14 @@ impl Dataset for City {
     type Multi = multi::City;
 }
 
+/// The name of the large city (`DatasetId::CityLarge`): the same model and generator as
+/// [`City`], at the size `--large` asks for.
+pub const LARGE_NAME: &str = "city-large";
+
+/// Why the value table's strategies are not measured on the large city.
+pub const SKIPPED_LARGE_VALUES: &str = "the large city is there for the typed strategies' \
+    cliffs; the value table reads the 2 MB city and the corpus";
+
 /// Average postcard bytes per citizen, measured on generated cities: turns a `--size` into a
 /// number of citizens. The real sizes are reported per format.
 ///

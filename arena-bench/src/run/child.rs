@@ -14,8 +14,30 @@ pub const MIN_RUNS: u32 = 5;
 /// no better median.
 pub const MAX_RUNS: u32 = 201;
 
-/// The child: `--child FORMAT DATASET STRATEGY INPUT DIGEST BUDGET_MS THREADS`; prints one
-/// JSON row, with `error` set when the cell could not be measured.
+/// Fewest timed documents per cell of a large document (a city of [`LARGE_DOCUMENT_BYTES`] or
+/// more): each such document takes 50 ms to several seconds, and a cell also reads five untimed
+/// ones (the check, two to warm, the count, the warm arena's figures), so five timed ones per
+/// round would more than double the default run for the large city's cells alone. Three per
+/// round, in every round, still give each cell's median a round's middle document.
+pub const LARGE_MIN_RUNS: u32 = 3;
+
+/// A city of this many postcard bytes or more is a large document ([`LARGE_MIN_RUNS`]): 10 MB,
+/// five times the default documents, so that the default run's 2 MB cells keep [`MIN_RUNS`]
+/// and the large city's 20 MB cells get [`LARGE_MIN_RUNS`].
+pub const LARGE_DOCUMENT_BYTES: u64 = 10_000_000;
+
+/// The fewest timed documents per cell for documents of a city of `postcard_bytes`.
+#[must_use]
+pub const fn min_runs(postcard_bytes: u64) -> u32 {
+    if postcard_bytes >= LARGE_DOCUMENT_BYTES {
+        LARGE_MIN_RUNS
+    } else {
+        MIN_RUNS
+    }
+}
+
+/// The child: `--child FORMAT DATASET STRATEGY INPUT DIGEST BUDGET_MS MIN_RUNS THREADS`;
+/// prints one JSON row, with `error` set when the cell could not be measured.
 pub(super) fn child(allocator: GlobalAllocator, args: &[String]) -> i32 {
     let (row, code) = match child_row(allocator, args) {
         Ok(row) => (row, 0),
@@ -39,9 +61,20 @@ pub(super) fn child(allocator: GlobalAllocator, args: &[String]) -> i32 {
 }
 
 fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String> {
-    let [format, dataset, strategy, input, digest, budget_ms, threads] = args else {
+    let [
+        format,
+        dataset,
+        strategy,
+        input,
+        digest,
+        budget_ms,
+        min_runs,
+        threads,
+    ] = args
+    else {
         return Err(
-            "usage: --child FORMAT DATASET STRATEGY INPUT DIGEST BUDGET_MS THREADS".to_owned(),
+            "usage: --child FORMAT DATASET STRATEGY INPUT DIGEST BUDGET_MS MIN_RUNS THREADS"
+                .to_owned(),
         );
     };
     let format = FormatId::from_name(format).ok_or("unknown format")?;
@@ -79,7 +112,10 @@ fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String>
     let bytes = std::fs::read(input).map_err(|e| format!("reading {input}: {e}"))?;
     let plan = Plan {
         budget: Duration::from_millis(budget_ms.parse().map_err(|_| "bad budget")?),
-        min_runs: MIN_RUNS,
+        min_runs: min_runs
+            .parse::<u32>()
+            .map_err(|_| "bad minimum of runs")?
+            .clamp(1, MAX_RUNS),
         max_runs: MAX_RUNS,
         threads: threads.parse().map_err(|_| "bad thread count")?,
         expect_digest: u64::from_str_radix(digest, 16).map_err(|_| "bad digest")?,

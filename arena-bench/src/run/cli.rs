@@ -13,15 +13,24 @@ use crate::format::FormatId;
 /// streams in both JSONs and MessagePack × every such strategy but multitude's, and the 6 JSON
 /// documents × every strategy that reads JSON only, each cell in its own process; at this size
 /// the slowest cell (owned, system allocator, JSON city) takes about 25 ms per document on a
-/// 2-core machine, so each cell fits its budget with enough runs for a median, and the whole
-/// run stays under 3 minutes.
+/// 2-core machine, so each cell fits its budget with enough runs for a median, and the run
+/// without the large city (`--no-large`) stays under 3 minutes.
 pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
+
+/// The default size of the large city (`--large`), in postcard bytes like `--size`: 20 MB
+/// (about 240,000 citizens, 43 MB of JSON), ten times the default documents and past the 8 MiB
+/// a document's staging used to fall off a cliff at (arena_core's scratch stack keeps its first
+/// 8 MiB resident and gives pages back above it), so such a cliff shows in every default run.
+pub const DEFAULT_LARGE_BYTES: u64 = 20_000_000;
 
 /// Timed time per cell by default. With 20 cells for each of the 13 strategies that read every
 /// format, 6 more for each of the 11 of them that read the event streams, and 6 (the JSON
 /// documents) for each of the 7 that read JSON only (the value table's 6 and
 /// slab-fresh-via-value), 368 cells, 300 ms each is about 110 s of timing, leaving room for the
 /// process starts, the check and counting passes and a loaded machine within the 3 minutes.
+/// The large city's 66 cells (the 13 strategies in 5 formats, and slab-fresh-via-value) are
+/// past their budget at their first document and run their minimum of documents instead
+/// (`LARGE_MIN_RUNS`).
 pub const DEFAULT_BUDGET_MS: u64 = 300;
 
 /// Rounds over the whole matrix by default: each cell is measured in this many separate child
@@ -36,6 +45,7 @@ pub struct Options {
     pub(super) datasets: Vec<DatasetId>,
     pub(super) strategies: Vec<StrategyId>,
     pub(super) city_bytes: u64,
+    pub(super) large_bytes: u64,
     pub(super) threads: u32,
     pub(super) budget_ms: u64,
     pub(super) rounds: u32,
@@ -44,6 +54,9 @@ pub struct Options {
     pub(super) out: Option<PathBuf>,
     pub(super) figures: bool,
     pub(super) stream: Option<u64>,
+    /// `--sizes`: the size sweep instead of the matrix, at these city sizes (postcard bytes),
+    /// in increasing order.
+    pub(super) sizes: Option<Vec<u64>>,
 }
 
 const USAGE: &str = "\
@@ -55,7 +68,8 @@ OPTIONS (lists are comma-separated; the default is all):
   --format F        postcard, bincode, msgpack, json, json-sonic; json-sonic is the JSON
                     documents read by sonic-rs's serde Deserializer instead of serde_json's
                     (every typed strategy; the value table and slab-fresh-via-value read json)
-  --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last;
+  --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last, city-large
+                    (the large city, see --large);
                     the event streams (serde's internally tagged, adjacently tagged and
                     untagged enums and flatten; events-tag-last: each event's tag last in its
                     map) are written in JSON and MessagePack only (postcard and bincode cannot
@@ -69,6 +83,10 @@ OPTIONS (lists are comma-separated; the default is all):
                     value-slab-fresh, value-bumpalo-fresh, value-simd-json, value-sonic-rs
   --size SIZE       size of the synthetic documents, e.g. 500KB, 2MB (default), 200MB: the
                     city in postcard, the event streams in MessagePack
+  --large SIZE      size of the large city, dataset city-large (default 20MB of postcard):
+                    the same city measured next to the small documents, every format, every
+                    typed strategy, its verdicts a group of their own
+  --no-large        leave the large city out (as --dataset without city-large does)
   --threads N       N workers deserializing their own documents concurrently (default 1)
   --budget-ms MS    time spent timing each cell, over all rounds (default 300)
   --rounds N        measure the whole matrix N times, interleaved, and report each cell's
@@ -86,7 +104,32 @@ OPTIONS (lists are comma-separated; the default is all):
                     in a fresh process: arena_core::postcard::from_reader into a SlabArena,
                     from_bytes after reading the file, borrowed, and owned from a reader and
                     from bytes
+  --sizes LIST      instead of the matrix, the size sweep: the city at each size (e.g.
+                    2MB,20MB,200MB) in postcard, bincode and JSON (or --format), read by
+                    slab-fresh, in-place-system, in-place-mimalloc, owned-system and
+                    owned-mimalloc (or --strategy), each cell in its own process: time per
+                    document, peak RSS and OS calls per document at each size, slab-fresh's
+                    speedup over owned-system and how it holds from the smallest size to the
+                    largest, and whether slab-fresh beats in-place at every size; written to
+                    sizes.md and sizes.json (and to --results FILE, --json FILE); documents
+                    of 10 MB or more are timed at least 3 times, 100 MB or more in one round
 ";
+
+/// The formats of the size sweep unless `--format` says otherwise: the two binary formats whose
+/// announced lengths the arena trusts (up to 64 MiB a block), and JSON, which stages every
+/// sequence on the scratch stack (where the cliff was).
+pub const SWEEP_FORMATS: [FormatId; 3] = [FormatId::Postcard, FormatId::Bincode, FormatId::Json];
+
+/// The strategies of the size sweep unless `--strategy` says otherwise: the contender, what a
+/// user would pick instead (in-place with either allocator), and the baseline with either
+/// allocator.
+pub const SWEEP_STRATEGIES: [StrategyId; 5] = [
+    StrategyId::SlabFresh,
+    StrategyId::InPlaceSystem,
+    StrategyId::InPlaceMimalloc,
+    StrategyId::OwnedSystem,
+    StrategyId::OwnedMimalloc,
+];
 
 fn list<T: Copy>(
     value: &str,
@@ -130,6 +173,31 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok((value * factor) as u64)
 }
 
+/// Parses `--sizes`: comma-separated sizes ([`parse_size`]), at least one, each at least one
+/// byte; returned in increasing order without repeats.
+///
+/// # Errors
+///
+/// A size that does not parse, a zero size, or an empty list.
+pub fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
+    let mut sizes = text
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| match parse_size(s)? {
+            0 => Err(format!("`--sizes {text}`: a size of zero bytes")),
+            n => Ok(n),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if sizes.is_empty() {
+        return Err(format!(
+            "`--sizes {text}`: expected sizes such as 2MB,20MB,200MB"
+        ));
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    Ok(sizes)
+}
+
 impl Options {
     /// Parses the command line (without the program name).
     ///
@@ -142,6 +210,7 @@ impl Options {
             datasets: DatasetId::ALL.to_vec(),
             strategies: StrategyId::ALL.to_vec(),
             city_bytes: DEFAULT_CITY_BYTES,
+            large_bytes: DEFAULT_LARGE_BYTES,
             threads: 1,
             budget_ms: DEFAULT_BUDGET_MS,
             rounds: DEFAULT_ROUNDS,
@@ -150,7 +219,9 @@ impl Options {
             out: None,
             figures: true,
             stream: None,
+            sizes: None,
         };
+        let (mut formats, mut strategies, mut large) = (None, None, true);
         let mut it = args.iter();
         while let Some(flag) = it.next() {
             if flag == "--help" || flag == "-h" {
@@ -160,21 +231,31 @@ impl Options {
                 o.figures = false;
                 continue;
             }
+            if flag == "--no-large" {
+                large = false;
+                continue;
+            }
             let value = it
                 .next()
                 .ok_or_else(|| format!("`{flag}` needs a value\n\n{USAGE}"))?;
             match flag.as_str() {
                 "--format" => {
-                    o.formats = list(value, &FormatId::ALL, FormatId::from_name, "format")?
+                    formats = Some(list(value, &FormatId::ALL, FormatId::from_name, "format")?);
                 }
                 "--dataset" => {
                     o.datasets = list(value, &DatasetId::ALL, DatasetId::from_name, "dataset")?;
                 }
                 "--strategy" => {
-                    o.strategies =
-                        list(value, &StrategyId::ALL, StrategyId::from_name, "strategy")?;
+                    strategies = Some(list(
+                        value,
+                        &StrategyId::ALL,
+                        StrategyId::from_name,
+                        "strategy",
+                    )?);
                 }
                 "--size" => o.city_bytes = parse_size(value)?,
+                "--large" => o.large_bytes = parse_size(value)?,
+                "--sizes" => o.sizes = Some(parse_sizes(value)?),
                 "--stream" => o.stream = Some(parse_size(value)?),
                 "--threads" => {
                     o.threads = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -199,13 +280,40 @@ impl Options {
                 _ => return Err(format!("unknown option `{flag}`\n\n{USAGE}")),
             }
         }
+        if !large {
+            o.datasets.retain(|d| !d.is_large());
+        }
+        let sweep = o.sizes.is_some();
+        o.formats = formats.unwrap_or_else(|| {
+            if sweep {
+                SWEEP_FORMATS.to_vec()
+            } else {
+                FormatId::ALL.to_vec()
+            }
+        });
+        o.strategies = strategies.unwrap_or_else(|| {
+            if sweep {
+                SWEEP_STRATEGIES.to_vec()
+            } else {
+                StrategyId::ALL.to_vec()
+            }
+        });
+        if sweep {
+            // The sweep reads the city's typed model: the value table reads no model.
+            o.strategies.retain(|s| !s.is_value());
+            if o.strategies.is_empty() {
+                return Err("--sizes measures typed strategies, not the value table".to_owned());
+            }
+        }
         Ok(o)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Options;
+    use super::{DEFAULT_LARGE_BYTES, Options, SWEEP_FORMATS, SWEEP_STRATEGIES, parse_sizes};
+    use crate::datasets::DatasetId;
+    use crate::dispatch::StrategyId;
     use crate::format::FormatId;
 
     fn parse(args: &[&str]) -> Result<Options, String> {
@@ -226,5 +334,69 @@ mod tests {
         );
         let error = parse(&["--format", "json,sonic"]).unwrap_err();
         assert!(error.contains("unknown format `sonic`"), "{error}");
+    }
+
+    #[test]
+    fn the_large_city_is_in_the_default_run_unless_left_out() {
+        let o = parse(&[]).unwrap();
+        assert!(o.datasets.contains(&DatasetId::CityLarge));
+        assert_eq!(o.large_bytes, DEFAULT_LARGE_BYTES);
+        assert_eq!(o.sizes, None);
+        let o = parse(&["--no-large", "--large", "50MB"]).unwrap();
+        assert!(!o.datasets.iter().any(|d| d.is_large()));
+        assert_eq!(o.datasets.len(), DatasetId::ALL.len() - 1);
+        assert_eq!(o.large_bytes, 50_000_000);
+        let o = parse(&["--dataset", "city-large"]).unwrap();
+        assert_eq!(o.datasets, [DatasetId::CityLarge]);
+        // Naming the datasets leaves it out unless it is named.
+        let o = parse(&["--dataset", "city,canada"]).unwrap();
+        assert_eq!(o.datasets, [DatasetId::City, DatasetId::Canada]);
+    }
+
+    #[test]
+    fn sizes_parse_into_increasing_distinct_sizes() {
+        assert_eq!(
+            parse_sizes("2MB,20MB,200MB").unwrap(),
+            [2_000_000, 20_000_000, 200_000_000]
+        );
+        assert_eq!(
+            parse_sizes("200MB, 2mb,2MB,500KB,").unwrap(),
+            [500_000, 2_000_000, 200_000_000]
+        );
+        assert_eq!(parse_sizes("1.5GB").unwrap(), [1_500_000_000]);
+        for bad in ["", ",", "2MB,0", "2MB,20XB", "big"] {
+            assert!(parse_sizes(bad).is_err(), "`{bad}` parsed");
+        }
+    }
+
+    #[test]
+    fn the_sweep_has_its_own_formats_and_strategies_unless_named() {
+        let o = parse(&["--sizes", "2MB,20MB,200MB"]).unwrap();
+        assert_eq!(
+            o.sizes.as_deref(),
+            Some(&[2_000_000, 20_000_000, 200_000_000][..])
+        );
+        assert_eq!(o.formats, SWEEP_FORMATS);
+        assert_eq!(o.strategies, SWEEP_STRATEGIES);
+        let o = parse(&[
+            "--format",
+            "json",
+            "--sizes",
+            "2MB",
+            "--strategy",
+            "slab-fresh,owned-system,value-sonic-rs",
+        ])
+        .unwrap();
+        assert_eq!(o.formats, [FormatId::Json]);
+        // The value table reads no model: the sweep leaves it out.
+        assert_eq!(
+            o.strategies,
+            [StrategyId::SlabFresh, StrategyId::OwnedSystem]
+        );
+        let error = parse(&["--sizes", "2MB", "--strategy", "value-serde-system"]).unwrap_err();
+        assert!(error.contains("typed strategies"), "{error}");
+        let error = parse(&["--sizes", "2MB,twenty"]).unwrap_err();
+        assert!(error.contains("`twenty`"), "{error}");
+        assert!(parse(&["--sizes"]).unwrap_err().contains("needs a value"));
     }
 }

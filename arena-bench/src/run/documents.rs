@@ -60,11 +60,24 @@ fn sonic_digest<D: Dataset>(json: &[u8], owned: &D::Owned) -> Result<u64, String
     Ok(digest_of(&read))
 }
 
+/// What [`documents_for`] computes besides the documents and their typed digests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDigest {
+    /// The value table's digest of the JSON document, which parses it into a
+    /// `serde_json::Value`.
+    Computed,
+    /// None: no strategy of the value table reads these documents (and a large JSON document
+    /// would take seconds and several times its size in memory to parse into a
+    /// `serde_json::Value`).
+    Skipped,
+}
+
 /// The documents of `dataset`, whose value is `owned`, each written by `write`.
 fn write_all<D: Dataset>(
     dataset: DatasetId,
     owned: &D::Owned,
     formats: &[FormatId],
+    value: ValueDigest,
     write: impl Fn(FormatId) -> Result<Vec<u8>, String>,
 ) -> Result<Documents, String> {
     let mut bytes = Vec::new();
@@ -84,7 +97,7 @@ fn write_all<D: Dataset>(
     }
     let value_digest = bytes
         .iter()
-        .find(|(format, _)| *format == FormatId::Json)
+        .find(|(format, _)| *format == FormatId::Json && value == ValueDigest::Computed)
         .map(|(_, json)| document_digest(json))
         .transpose()?;
     Ok(Documents {
@@ -99,12 +112,13 @@ fn corpus<D: Dataset>(
     dataset: DatasetId,
     file: &str,
     formats: &[FormatId],
+    value: ValueDigest,
 ) -> Result<Documents, String> {
     let path = data_dir().join(file);
     let json = std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     let owned: D::Owned = serde_json::from_slice(&json)
         .map_err(|e| format!("{} does not match its model: {e}", path.display()))?;
-    write_all::<D>(dataset, &owned, formats, |format| match format {
+    write_all::<D>(dataset, &owned, formats, value, |format| match format {
         // The real file, unmodeled fields and all, for JSON.
         FormatId::Json | FormatId::JsonSonic => Ok(json.clone()),
         _ => format.encode(&owned),
@@ -119,27 +133,41 @@ fn corpus<D: Dataset>(
 ///
 /// A corpus file that cannot be read or does not match its model.
 pub fn documents(dataset: DatasetId, size: u64, formats: &[FormatId]) -> Result<Documents, String> {
+    documents_for(dataset, size, formats, ValueDigest::Computed)
+}
+
+/// [`documents`], with the value table's digest only when `value` asks for it.
+///
+/// # Errors
+///
+/// See [`documents`].
+pub fn documents_for(
+    dataset: DatasetId,
+    size: u64,
+    formats: &[FormatId],
+    value: ValueDigest,
+) -> Result<Documents, String> {
     let size = usize::try_from(size).unwrap_or(usize::MAX);
     match dataset {
-        DatasetId::City => {
+        DatasetId::City | DatasetId::CityLarge => {
             let owned = city::generate(size);
-            write_all::<city::City>(dataset, &owned, formats, |f| f.encode(&owned))
+            write_all::<city::City>(dataset, &owned, formats, value, |f| f.encode(&owned))
         }
         DatasetId::Events => {
             let owned = events::generate(size);
-            write_all::<events::Events>(dataset, &owned, formats, |f| f.encode(&owned))
+            write_all::<events::Events>(dataset, &owned, formats, value, |f| f.encode(&owned))
         }
         DatasetId::EventsTagLast => {
             let owned = events::generate(size);
-            write_all::<events::EventsTagLast>(dataset, &owned, formats, |f| {
+            write_all::<events::EventsTagLast>(dataset, &owned, formats, value, |f| {
                 events::write_tag_last(f, &owned)
             })
         }
-        DatasetId::Twitter => corpus::<twitter::Twitter>(dataset, "twitter.json", formats),
+        DatasetId::Twitter => corpus::<twitter::Twitter>(dataset, "twitter.json", formats, value),
         DatasetId::CitmCatalog => {
-            corpus::<citm::CitmCatalog>(dataset, "citm_catalog.json", formats)
+            corpus::<citm::CitmCatalog>(dataset, "citm_catalog.json", formats, value)
         }
-        DatasetId::Canada => corpus::<canada::Canada>(dataset, "canada.json", formats),
+        DatasetId::Canada => corpus::<canada::Canada>(dataset, "canada.json", formats, value),
     }
 }
 
@@ -147,7 +175,7 @@ pub fn documents(dataset: DatasetId, size: u64, formats: &[FormatId]) -> Result<
 mod tests {
     use core::marker::PhantomData;
 
-    use super::{corpus, data_dir};
+    use super::{ValueDigest, corpus, data_dir};
     use crate::datasets::canada;
     use crate::dispatch::StrategyId;
     use crate::format::{Format, FormatId, Json, JsonSonic};
@@ -187,9 +215,13 @@ mod tests {
     #[test]
     fn the_sonic_documents_are_the_json_ones_with_their_own_owned_digest() {
         let formats = [FormatId::Json, FormatId::JsonSonic];
-        let docs =
-            corpus::<canada::Canada>(crate::datasets::DatasetId::Canada, "canada.json", &formats)
-                .unwrap();
+        let docs = corpus::<canada::Canada>(
+            crate::datasets::DatasetId::Canada,
+            "canada.json",
+            &formats,
+            ValueDigest::Skipped,
+        )
+        .unwrap();
         assert_eq!(docs.bytes[0].1, docs.bytes[1].1);
         let owned = StrategyId::OwnedSystem;
         let (json, sonic) = (

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use super::Options;
-use super::documents::{Documents, documents};
+use super::documents::{Documents, ValueDigest, documents_for};
 use crate::datasets::{DatasetId, city};
 use crate::dispatch::{GlobalAllocator, StrategyId};
 use crate::figures::Figures;
@@ -26,30 +26,55 @@ fn default_out_dir() -> PathBuf {
 }
 
 /// A dataset's documents written to files for the children.
-struct Prepared {
-    dataset: DatasetId,
+pub(super) struct Prepared {
+    pub(super) dataset: DatasetId,
+    /// The size the synthetic documents were generated at (`--size`, `--large`, or a size of
+    /// the sweep); unused by the corpus.
+    pub(super) size: u64,
     /// The documents, their bytes left out.
-    digests: Documents,
-    files: Vec<(FormatId, PathBuf)>,
+    pub(super) digests: Documents,
+    pub(super) files: Vec<(FormatId, PathBuf)>,
 }
 
-fn prepare(dataset: DatasetId, o: &Options, dir: &Path) -> Result<Prepared, String> {
-    let mut docs = documents(dataset, o.city_bytes, &o.formats)?;
+/// Writes `dataset`'s documents at `size` in `formats` to files in `dir`, named by `stem`.
+pub(super) fn prepare(
+    dataset: DatasetId,
+    size: u64,
+    formats: &[FormatId],
+    value: ValueDigest,
+    dir: &Path,
+    stem: &str,
+) -> Result<Prepared, String> {
+    let mut docs = documents_for(dataset, size, formats, value)?;
     let mut files = Vec::new();
     for (format, bytes) in std::mem::take(&mut docs.bytes) {
-        let path = dir.join(format!("{}.{}", dataset.name(), format.name()));
+        let path = dir.join(format!("{stem}.{}", format.name()));
         write_file(&path, &bytes)?;
         files.push((format, path));
     }
     Ok(Prepared {
         dataset,
+        size,
         digests: docs,
         files,
     })
 }
 
+/// Whether the run measures a strategy of the value table on `dataset`: only then do its
+/// documents need the value table's digest.
+fn value_digest(o: &Options, dataset: DatasetId) -> ValueDigest {
+    if o.strategies
+        .iter()
+        .any(|&s| s.is_value() && dataset.skipped(s).is_none())
+    {
+        ValueDigest::Computed
+    } else {
+        ValueDigest::Skipped
+    }
+}
+
 /// The binary that runs strategies under `allocator`.
-fn binary_for(allocator: GlobalAllocator) -> Result<PathBuf, String> {
+pub(super) fn binary_for(allocator: GlobalAllocator) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
     let name = match allocator {
         GlobalAllocator::System => "arena-bench",
@@ -81,7 +106,7 @@ fn binary_for(allocator: GlobalAllocator) -> Result<PathBuf, String> {
     }
 }
 
-fn failed_row(
+pub(super) fn failed_row(
     format: FormatId,
     dataset: DatasetId,
     strategy: StrategyId,
@@ -107,12 +132,22 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     if let Some(size) = o.stream {
         return stream(size, &out, &data);
     }
+    if let Some(sizes) = &o.sizes {
+        return super::sweep::sweep(o, args, sizes, &out, &data, started, date_utc);
+    }
 
     eprint!("preparing data...");
     let prepared = o
         .datasets
         .iter()
-        .map(|&d| prepare(d, o, &data))
+        .map(|&d| {
+            let size = if d.is_large() {
+                o.large_bytes
+            } else {
+                o.city_bytes
+            };
+            prepare(d, size, &o.formats, value_digest(o, d), &data, d.name())
+        })
         .collect::<Result<Vec<_>, _>>()?;
     eprintln!(" done");
 
@@ -168,8 +203,13 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
                 .find(|(a, _)| *a == strategy.allocator())
                 .map(|(_, b)| b.clone())
                 .unwrap_or_else(|| Err("no binary".to_owned()));
+            let plan = ChildPlan {
+                budget_ms,
+                min_runs: super::min_runs(p.size),
+                threads: o.threads,
+            };
             let row = binary
-                .and_then(|binary| run_child(&binary, format, p, strategy, path, o, budget_ms))
+                .and_then(|binary| run_child(&binary, format, p, strategy, path, plan))
                 .unwrap_or_else(|why| failed_row(format, p.dataset, strategy, input, why));
             rounds[cell].push(row);
         }
@@ -183,23 +223,13 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     );
 
     let meta = Meta {
-        command: std::iter::once("arena-bench".to_owned())
-            .chain(args.iter().cloned())
-            .collect::<Vec<_>>()
-            .join(" "),
-        cpu: provenance::cpu_model(),
-        cpus: provenance::cpus(),
-        date_utc,
-        memory_bytes: provenance::memory_bytes(),
-        os: provenance::os(),
-        rustc: provenance::RUSTC.to_owned(),
-        release: !cfg!(debug_assertions),
-        threads: o.threads,
-        city_bytes: o.city_bytes,
-        budget_ms: o.budget_ms,
-        rounds: o.rounds,
-        wall_seconds: started.elapsed().as_secs_f64(),
         skipped,
+        large_bytes: o
+            .datasets
+            .iter()
+            .any(|d| d.is_large())
+            .then_some(o.large_bytes),
+        ..run_meta(o, args, date_utc, started)
     };
     let mut report = Report::new(meta, rows);
     if o.figures {
@@ -230,8 +260,32 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// What the run is, for its reports: the command, the machine and the options.
+pub(super) fn run_meta(o: &Options, args: &[String], date_utc: String, started: Instant) -> Meta {
+    Meta {
+        command: std::iter::once("arena-bench".to_owned())
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" "),
+        cpu: provenance::cpu_model(),
+        cpus: provenance::cpus(),
+        date_utc,
+        memory_bytes: provenance::memory_bytes(),
+        os: provenance::os(),
+        rustc: provenance::RUSTC.to_owned(),
+        release: !cfg!(debug_assertions),
+        threads: o.threads,
+        city_bytes: o.city_bytes,
+        large_bytes: None,
+        budget_ms: o.budget_ms,
+        rounds: o.rounds,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        skipped: Vec::new(),
+    }
+}
+
 /// Writes `contents` to `path`, the error naming the file.
-fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
+pub(super) fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
     std::fs::write(path, contents).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
@@ -363,7 +417,7 @@ fn run_figures(o: &Options, data: &Path) -> Figures {
 /// One cell's rounds as one row: the first error if a round failed, else the round with the
 /// median time per document, with the worst memory and call counts of all rounds and the
 /// timed documents of all rounds.
-fn median_round(mut rounds: Vec<Row>) -> Row {
+pub(super) fn median_round(mut rounds: Vec<Row>) -> Row {
     if let Some(i) = rounds.iter().position(|r| r.error.is_some()) {
         return rounds.swap_remove(i);
     }
@@ -371,24 +425,39 @@ fn median_round(mut rounds: Vec<Row>) -> Row {
     let peak = rounds.iter().map(|r| r.peak_rss_bytes).max().unwrap_or(0);
     let allocs = rounds.iter().map(|r| r.allocs_per_doc).max().unwrap_or(0);
     let os = rounds.iter().filter_map(|r| r.os_calls_per_doc).max();
+    let scratch = rounds
+        .iter()
+        .filter_map(|r| r.scratch_releases_per_doc)
+        .max();
     rounds.sort_by_key(|r| r.total_median_ns);
     let mut row = rounds.swap_remove(rounds.len() / 2);
     row.runs = runs;
     row.peak_rss_bytes = peak;
     row.allocs_per_doc = allocs;
     row.os_calls_per_doc = os;
+    row.scratch_releases_per_doc = scratch;
     row
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_child(
+/// How a child times its cell.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChildPlan {
+    /// Timed time for the cell in this round.
+    pub(super) budget_ms: u64,
+    /// Fewest timed documents ([`super::min_runs`]).
+    pub(super) min_runs: u32,
+    /// Workers (`--threads`).
+    pub(super) threads: u32,
+}
+
+/// Measures one cell in a child process of `binary` and returns its row.
+pub(super) fn run_child(
     binary: &Path,
     format: FormatId,
     prepared: &Prepared,
     strategy: StrategyId,
     input: &Path,
-    o: &Options,
-    budget_ms: u64,
+    plan: ChildPlan,
 ) -> Result<Row, String> {
     let digest = prepared
         .digests
@@ -399,8 +468,9 @@ fn run_child(
         .args([format.name(), prepared.dataset.name(), strategy.name()])
         .arg(input)
         .arg(format!("{digest:016x}"))
-        .arg(budget_ms.to_string())
-        .arg(o.threads.to_string())
+        .arg(plan.budget_ms.to_string())
+        .arg(plan.min_runs.to_string())
+        .arg(plan.threads.to_string())
         .output()
         .map_err(|e| format!("starting {}: {e}", binary.display()))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
