@@ -2,8 +2,11 @@
 //! twice, through serde_json (`json`) and through sonic-rs (`json-sonic`), the same bytes.
 //!
 //! Every strategy reaches a format through [`Format::decode_seed`], so the owned, in-place,
-//! borrowed and arena strategies all read the same bytes through the same `Deserializer`.
+//! borrowed and arena strategies all read the same bytes through the same `Deserializer`; the
+//! arena strategies through [`Format::decode_arena`], the format's one-call entry point where
+//! arena-core has one (what a user calls), which drives that same `Deserializer`.
 
+use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator};
 use serde::Serialize;
 use serde::de::DeserializeSeed;
 
@@ -33,6 +36,23 @@ pub trait Format {
         input: &'de [u8],
         seed: S,
     ) -> Result<S::Value, String>;
+
+    /// Reads one document from `input` into an arena with `seed`, through the format's entry
+    /// point in arena-core (`arena_core::postcard::from_bytes_seed`, ...), which knows the
+    /// input's size: a sequence whose announced length the slice bounds goes straight into the
+    /// arena. Formats without an entry point drive the seed as [`decode_seed`](Self::decode_seed)
+    /// does.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as text.
+    fn decode_arena<'bump, T, A>(input: &[u8], seed: ArenaSeed<'bump, T, A>) -> Result<T, String>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized,
+    {
+        Self::decode_seed(input, seed)
+    }
 }
 
 /// postcard: varint lengths, no field names.
@@ -54,6 +74,15 @@ impl Format for Postcard {
     ) -> Result<S::Value, String> {
         let mut de = postcard::Deserializer::from_bytes(input);
         seed.deserialize(&mut de).map_err(|e| e.to_string())
+    }
+
+    #[inline]
+    fn decode_arena<'bump, T, A>(input: &[u8], seed: ArenaSeed<'bump, T, A>) -> Result<T, String>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized,
+    {
+        arena_core::postcard::from_bytes_seed(seed, input).map_err(|e| e.to_string())
     }
 }
 
@@ -78,6 +107,15 @@ impl Format for Bincode {
             .map(|(value, _)| value)
             .map_err(|e| e.to_string())
     }
+
+    #[inline]
+    fn decode_arena<'bump, T, A>(input: &[u8], seed: ArenaSeed<'bump, T, A>) -> Result<T, String>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized,
+    {
+        arena_core::bincode::from_slice_seed(seed, input).map_err(|e| e.to_string())
+    }
 }
 
 /// MessagePack (rmp-serde), structs written as maps with their field names, as MessagePack is
@@ -99,6 +137,15 @@ impl Format for MsgPack {
     ) -> Result<S::Value, String> {
         let mut de = rmp_serde::Deserializer::from_read_ref(input);
         seed.deserialize(&mut de).map_err(|e| e.to_string())
+    }
+
+    #[inline]
+    fn decode_arena<'bump, T, A>(input: &[u8], seed: ArenaSeed<'bump, T, A>) -> Result<T, String>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized,
+    {
+        arena_core::msgpack::from_slice_seed(seed, input).map_err(|e| e.to_string())
     }
 }
 
@@ -122,6 +169,15 @@ impl Format for Json {
         let value = seed.deserialize(&mut de).map_err(|e| e.to_string())?;
         de.end().map_err(|e| e.to_string())?;
         Ok(value)
+    }
+
+    #[inline]
+    fn decode_arena<'bump, T, A>(input: &[u8], seed: ArenaSeed<'bump, T, A>) -> Result<T, String>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized,
+    {
+        arena_core::json::from_slice_seed(seed, input).map_err(|e| e.to_string())
     }
 }
 

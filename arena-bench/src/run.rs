@@ -18,7 +18,6 @@ pub use cli::{
     SWEEP_FORMATS, SWEEP_STRATEGIES, parse_size, parse_sizes,
 };
 pub use documents::{Documents, ValueDigest, documents, documents_for};
-pub use sweep::{SINGLE_ROUND_BYTES, rounds_at};
 
 use crate::dispatch::GlobalAllocator;
 

@@ -437,7 +437,7 @@ impl ArenaRead for Direct {
         let seed = ArenaSeed::new(arena)
             .str_as_bytes(F::STR_AS_BYTES)
             .with_trust(trust);
-        Ok((F::decode_seed(input, seed)?, None))
+        Ok((F::decode_arena(input, seed)?, None))
     }
 }
 
@@ -465,7 +465,7 @@ impl ArenaRead for ViaValue {
                 F::NAME
             ));
         }
-        let value = Json::decode_seed(input, ArenaSeed::<Value<'a>, K>::new(arena))?;
+        let value = Json::decode_arena(input, ArenaSeed::<Value<'a>, K>::new(arena))?;
         let replay_started = Instant::now();
         let seed = ArenaSeed::new(arena)
             .str_as_bytes(Json::STR_AS_BYTES)

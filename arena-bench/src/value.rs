@@ -275,7 +275,7 @@ impl<K: ArenaKind> ValueParser for ArenaValueFresh<K> {
     fn once(input: &[u8], observe: Option<&mut Observed>) -> Result<Sample, String> {
         let t0 = Instant::now();
         let arena = K::create();
-        let value = Json::decode_seed(input, ArenaSeed::<Value<'_>, K>::new(&arena))?;
+        let value = Json::decode_arena(input, ArenaSeed::<Value<'_>, K>::new(&arena))?;
         let decode = t0.elapsed();
         black_box(&value);
         if let Some(o) = observe {

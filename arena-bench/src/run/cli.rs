@@ -112,7 +112,7 @@ OPTIONS (lists are comma-separated; the default is all):
                     speedup over owned-system and how it holds from the smallest size to the
                     largest, and whether slab-fresh beats in-place at every size; written to
                     sizes.md and sizes.json (and to --results FILE, --json FILE); documents
-                    of 10 MB or more are timed at least 3 times, 100 MB or more in one round
+                    of 10 MB or more are timed at least 3 times per round
 ";
 
 /// The formats of the size sweep unless `--format` says otherwise: the two binary formats whose

@@ -17,22 +17,6 @@ use crate::dispatch::GlobalAllocator;
 use crate::measure::Row;
 use crate::sweep::{SizeRow, SweepReport, markdown, size_name};
 
-/// A city of this many postcard bytes or more is measured in one round, whatever `--rounds`
-/// says: its documents take 0.3 to 2 s each (200 MB on the 2-vCPU VM), so one process's few
-/// documents already sit far above a shared machine's scheduling noise, and three rounds of
-/// the 200 MB cells alone would take over five minutes.
-pub const SINGLE_ROUND_BYTES: u64 = 100_000_000;
-
-/// The rounds of a sweep size of `size` postcard bytes when the run asks for `rounds`.
-#[must_use]
-pub const fn rounds_at(size: u64, rounds: u32) -> u32 {
-    if size >= SINGLE_ROUND_BYTES {
-        1
-    } else {
-        rounds
-    }
-}
-
 /// Runs the sweep at `sizes` (increasing), prints it and writes `out/sizes.{md,json}` (and
 /// `--json`, `--results`).
 pub(super) fn sweep(
@@ -57,7 +41,7 @@ pub(super) fn sweep(
         let stem = format!("city-sweep-{size}");
         let city = DatasetId::City;
         let p = prepare(city, size, &o.formats, ValueDigest::Skipped, data, &stem)?;
-        let rounds = rounds_at(size, o.rounds);
+        let rounds = o.rounds;
         let plan = ChildPlan {
             budget_ms: (o.budget_ms / u64::from(rounds)).max(1),
             min_runs: super::min_runs(size),
@@ -135,13 +119,5 @@ pub(super) fn sweep(
 
 #[cfg(test)]
 mod tests {
-    use super::rounds_at;
 
-    #[test]
-    fn sizes_from_100_mb_run_in_one_round() {
-        assert_eq!(rounds_at(2_000_000, 3), 3);
-        assert_eq!(rounds_at(99_999_999, 3), 3);
-        assert_eq!(rounds_at(100_000_000, 3), 1);
-        assert_eq!(rounds_at(200_000_000, 1), 1);
-    }
 }
