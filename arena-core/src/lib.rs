@@ -79,6 +79,7 @@ mod seed;
 mod slab_arena;
 mod slice_builder;
 mod thread_memory;
+mod through_serde;
 mod value;
 
 pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};
@@ -130,7 +131,7 @@ pub mod __private {
         AdjacentKey, AdjacentVariantSeed, FlatCollector, FlatEntry, FlatMapDeserializer,
         InternallyTaggedUnitVisitor, UntaggedUnitVisitor, deserialize_internally_tagged,
         finish_adjacent, flat_deny_unknown_fields, flat_key_bytes, flat_key_str, from_utf8_lossy,
-        missing_field, next_adjacent_key, replay_content,
+        missing_field, missing_field_serde, next_adjacent_key, replay_content,
     };
     pub use crate::scratch::thread_scratch_capacity;
 }
