@@ -302,3 +302,92 @@ fn values_are_eq_and_hash() {
     let nan = Value::F64(f64::NAN);
     assert_ne!(nan, nan);
 }
+
+/// `#[arena(serde)]` in the other shapes: a generic field (its assertion runs when the impl is
+/// instantiated), a tuple struct, and an adjacently tagged newtype variant whose content is
+/// missing (`None` for an `Option`, as serde).
+#[derive(ArenaDeserialize, Debug)]
+struct Tagged<'bump, T> {
+    name: &'bump str,
+    #[arena(serde)]
+    tag: T,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedTagged<T> {
+    name: String,
+    tag: T,
+}
+
+impl<T: PartialEq> SameAs<OwnedTagged<T>> for Tagged<'_, T> {
+    fn same_as(&self, o: &OwnedTagged<T>) -> bool {
+        self.name.same_as(&o.name) && self.tag == o.tag
+    }
+}
+
+#[derive(ArenaDeserialize, Debug)]
+struct Pair(#[arena(serde)] Visibility, UserId);
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OwnedPair(Visibility, UserId);
+
+impl SameAs<OwnedPair> for Pair {
+    fn same_as(&self, o: &OwnedPair) -> bool {
+        self.0 == o.0 && self.1 == o.1
+    }
+}
+
+#[derive(ArenaDeserialize, Debug)]
+#[serde(tag = "t", content = "c")]
+enum Change {
+    Set(#[arena(serde)] Option<Visibility>),
+    Clear,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "t", content = "c")]
+enum OwnedChange {
+    Set(Option<Visibility>),
+    Clear,
+}
+
+impl SameAs<OwnedChange> for Change {
+    fn same_as(&self, o: &OwnedChange) -> bool {
+        match (self, o) {
+            (Change::Set(a), OwnedChange::Set(b)) => a == b,
+            (Change::Clear, OwnedChange::Clear) => true,
+            _ => false,
+        }
+    }
+}
+
+#[test]
+fn serde_read_fields_in_other_shapes_match_serde_derive() {
+    differential!(
+        Tagged<'_, Visibility>,
+        OwnedTagged<Visibility>,
+        &OwnedTagged {
+            name: "a".to_owned(),
+            tag: Visibility::Private
+        }
+    );
+    differential!(
+        Tagged<'_, (u8, char)>,
+        OwnedTagged<(u8, char)>,
+        &OwnedTagged {
+            name: "b".to_owned(),
+            tag: (7, 'x')
+        }
+    );
+    differential!(Pair, OwnedPair, &OwnedPair(Visibility::Public, UserId(9)));
+    for change in [
+        OwnedChange::Set(Some(Visibility::Public)),
+        OwnedChange::Set(None),
+        OwnedChange::Clear,
+    ] {
+        differential!(Change, OwnedChange, &change);
+    }
+    for json in [r#"{"t": "Set"}"#, r#"{"c": "public", "t": "Set"}"#] {
+        differential!(@bytes Format::Json, Change, OwnedChange, json.as_bytes(), true);
+    }
+}
