@@ -188,7 +188,7 @@ fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
 }
 
 /// Whether `tokens` contain the identifier `ident`.
-fn mentions(tokens: TokenStream, ident: &syn::Ident) -> bool {
+pub fn mentions(tokens: TokenStream, ident: &syn::Ident) -> bool {
     tokens.into_iter().any(|tt| match tt {
         proc_macro2::TokenTree::Ident(i) => i == *ident,
         proc_macro2::TokenTree::Group(g) => mentions(g.stream(), ident),
@@ -198,7 +198,7 @@ fn mentions(tokens: TokenStream, ident: &syn::Ident) -> bool {
 
 /// Whether `ty` is a primitive, implemented by `arena_core` for every arena: its bound would
 /// always hold, so it is left out.
-fn is_primitive(ty: &syn::Type) -> bool {
+pub fn is_primitive(ty: &syn::Type) -> bool {
     const PRIMITIVES: &[&str] = &[
         "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
         "i128", "isize", "f32", "f64",

@@ -10,6 +10,7 @@ mod enum_externally;
 mod enum_internally;
 mod enum_untagged;
 mod enum_variant;
+mod field_check;
 mod flatten;
 mod identifier;
 mod no_drop;
@@ -49,6 +50,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         Data::Enum(_) => enum_::deserialize(&params, &cont),
     };
     let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
+    let field_checks = field_check::checks(&params, &cont);
 
     let Params {
         krate,
@@ -72,6 +74,8 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             use #krate::__private::serde as __serde;
 
             #no_drop_items
+
+            #field_checks
 
             #[automatically_derived]
             impl #impl_generics #krate::ArenaDeserialize<#bump, #arena> for #this_ty #impl_where {

@@ -6,6 +6,7 @@ use quote::{ToTokens, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Container, Field, Read};
+use crate::bound::mentions;
 
 /// The assertions for every field read with `#[arena(serde)]`, spanned on the field's type so
 /// the error points at it: items for the `const _` block (field types that name no type or
@@ -27,7 +28,7 @@ pub fn assertions(cont: &Container) -> (TokenStream, TokenStream) {
         let message = message(field);
         let ty = field.ty.to_token_stream();
         let span = field.ty.span();
-        if mentions_any(&ty, &params) {
+        if params.iter().any(|param| mentions(ty.clone(), param)) {
             inline.extend(quote_spanned! {span=>
                 const {
                     ::core::assert!(!::core::mem::needs_drop::<#ty>(), #message);
@@ -77,15 +78,6 @@ fn pretty(tokens: &str) -> String {
         s = s.replace(from, to);
     }
     s
-}
-
-/// Whether `tokens` name one of `params`.
-fn mentions_any(tokens: &TokenStream, params: &[&Ident]) -> bool {
-    tokens.clone().into_iter().any(|tt| match tt {
-        TokenTree::Ident(ident) => params.iter().any(|p| **p == ident),
-        TokenTree::Group(group) => mentions_any(&group.stream(), params),
-        _ => false,
-    })
 }
 
 /// `tokens` with every lifetime replaced by `'static`.
