@@ -20,6 +20,11 @@ use crate::slice_builder::SliceVisitor;
 /// Implement it with `#[derive(ArenaDeserialize)]` (feature `derive`), or by hand as below; drive
 /// it from a serde `Deserializer` with [`ArenaSeed`](crate::ArenaSeed).
 ///
+/// A type that implements serde's `Deserialize` and needs no drop (an id, a date, a UUID) is
+/// read by serde with `#[arena(serde)]` on the field, or gets this trait from
+/// [`through_serde!`](crate::through_serde) when it is your crate's; a type that owns heap
+/// memory has an arena twin instead (`_porting` has the table).
+///
 /// # Examples
 ///
 /// ```
@@ -65,6 +70,13 @@ use crate::slice_builder::SliceVisitor;
 /// assert_eq!(names.aliases, ["Paris", "Paname"]);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be deserialized into an arena: it does not implement `ArenaDeserialize<'bump, {A}>`",
+    label = "no `ArenaDeserialize` impl for this type and arena",
+    note = "in a model read into an arena, hold `&'bump str` for `String`, `&'bump [T]` for `Vec<T>`, `&'bump T` for `Box<T>` (`arena_core::_porting` has the table)",
+    note = "a type that implements serde's `Deserialize` and needs no drop is read by serde with `#[arena(serde)]` on the field, or `arena_core::through_serde!(Type)` for a type of your crate",
+    note = "otherwise derive `ArenaDeserialize` for the type, or implement it"
+)]
 pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     /// Deserializes a value from `deserializer`, allocating what it owns in `arena`.
     ///

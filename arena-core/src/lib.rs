@@ -12,8 +12,12 @@
 //! - [`ArenaDeserialize`] is serde's `Deserialize` with an arena; [`ArenaSeed`] drives it from
 //!   any serde `Deserializer` (JSON, postcard, bincode, MessagePack, CBOR ...).
 //! - Implemented for primitives, `&'bump str`, `&'bump [T]`, `&'bump T`, arrays, tuples,
-//!   `Option`, [`BStr`], maps as `&'bump [(K, V)]` and `hashbrown` maps in the arena, and the
-//!   arena collections of bumpalo and bump-scope.
+//!   `Option`, [`BStr`], maps as `&'bump [(K, V)]` and `hashbrown` maps in the arena, the
+//!   arena collections of bumpalo and bump-scope, `&'bump Path` and `&'bump OsStr`, the
+//!   std addresses and `SystemTime`, and behind features the drop-free types of `uuid`,
+//!   `chrono`, `time` and `rust_decimal` and camino's `&'bump Utf8Path`; any other type that
+//!   needs no drop is read by its serde `Deserialize` with [`through_serde!`] or the derive's
+//!   `#[arena(serde)]`. Porting a model written for owned types: [`_porting`].
 //!
 //! Sequences are collected outside the arena and copied in once at their exact size, so the
 //! arena holds the live data and little else, whatever the format's size hints. [`ArenaVec`]
@@ -79,6 +83,7 @@ mod seed;
 mod slab_arena;
 mod slice_builder;
 mod thread_memory;
+mod through_serde;
 mod value;
 
 pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};
@@ -109,6 +114,9 @@ pub mod _derive {}
 #[doc = include_str!("../docs/untrusted.md")]
 pub mod _untrusted {}
 
+#[doc = include_str!("../docs/porting.md")]
+pub mod _porting {}
+
 #[doc = include_str!("../docs/slab_arena.md")]
 pub mod _slab_arena {}
 
@@ -130,7 +138,7 @@ pub mod __private {
         AdjacentKey, AdjacentVariantSeed, FlatCollector, FlatEntry, FlatMapDeserializer,
         InternallyTaggedUnitVisitor, UntaggedUnitVisitor, deserialize_internally_tagged,
         finish_adjacent, flat_deny_unknown_fields, flat_key_bytes, flat_key_str, from_utf8_lossy,
-        missing_field, next_adjacent_key, replay_content,
+        missing_field, missing_field_serde, next_adjacent_key, replay_content,
     };
     pub use crate::scratch::thread_scratch_capacity;
 }

@@ -44,6 +44,23 @@ where
     )
 }
 
+/// [`missing_field`] for a field read by serde's `Deserialize` (`#[arena(serde)]`): `None` for
+/// an `Option`, serde's `missing_field` error for anything else.
+///
+/// # Errors
+///
+/// `E::missing_field(field)` unless `T` accepts a missing value.
+pub fn missing_field_serde<'de, T, E>(field: &'static str) -> Result<T, E>
+where
+    T: serde::Deserialize<'de>,
+    E: Error,
+{
+    T::deserialize(MissingFieldDeserializer {
+        field,
+        marker: PhantomData,
+    })
+}
+
 /// A deserializer that answers `deserialize_option` with `None` and everything else with
 /// `missing_field`.
 struct MissingFieldDeserializer<E> {

@@ -16,6 +16,7 @@
 //!   type with the rules of serde's own buffer.
 
 use core::fmt;
+use core::hash::{Hash, Hasher};
 
 mod access;
 mod build;
@@ -53,9 +54,23 @@ pub(crate) use replay::{ExpectedIn, wide};
 /// assert_eq!(entries[2].1, Value::Array(&[Value::Str("city"), Value::Unit]));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Clone, Copy, PartialEq)]
+///
+/// # Equality and hashing
+///
+/// `==` is structural: the same variant with equal contents, entries and elements in order;
+/// floats compare as floats, so `F64(0.0) == F64(-0.0)`, `F32(1.0) != F64(1.0)`, and a NaN
+/// equals nothing, itself included. `Value` is `Eq` and `Hash` (as `serde_json::Value` is)
+/// so documents can be map keys and set members; the one exception to `Eq`'s reflexivity is
+/// a value holding a NaN, which `serde_json::Value` cannot hold and MessagePack or CBOR can
+/// hand over: such a value is never equal to itself, so as a key it is never found again.
+/// `0.0` and `-0.0` hash alike, as they are equal.
+///
+/// The default is [`Value::Unit`], what JSON's `null` reads as, so a `#[serde(default)]`
+/// field of type `Value` is null when missing, as `serde_json::Value`'s is.
+#[derive(Clone, Copy, PartialEq, Default)]
 pub enum Value<'bump> {
-    /// Unit, `()`: what JSON's `null` and MessagePack's `nil` read as.
+    /// Unit, `()`: what JSON's `null` and MessagePack's `nil` read as; the default.
+    #[default]
     Unit,
     /// An absent option (`visit_none`): what CBOR's `null` and `undefined` read as.
     None,
@@ -94,6 +109,34 @@ pub enum Value<'bump> {
 }
 
 const _: () = assert!(size_of::<Value<'_>>() == 24);
+
+/// Equality is `PartialEq`'s: reflexive for every value without a NaN (see [`Value`]).
+impl Eq for Value<'_> {}
+
+impl Hash for Value<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        core::mem::discriminant(self).hash(state);
+        match self {
+            Self::Unit | Self::None => {}
+            Self::Some(v) | Self::Newtype(v) => v.hash(state),
+            Self::Bool(v) => v.hash(state),
+            Self::I64(v) => v.hash(state),
+            Self::U64(v) => v.hash(state),
+            Self::I128(v) => v.hash(state),
+            Self::U128(v) => v.hash(state),
+            // `-0.0 == 0.0`: both hash as `0.0`. A NaN equals nothing, so its bits may hash
+            // as they are.
+            Self::F32(v) => (if *v == 0.0 { 0.0 } else { *v }).to_bits().hash(state),
+            Self::F64(v) => (if *v == 0.0 { 0.0 } else { *v }).to_bits().hash(state),
+            Self::Char(v) => v.hash(state),
+            Self::Str(v) => v.hash(state),
+            Self::Bytes(v) => v.hash(state),
+            Self::Array(v) => v.hash(state),
+            Self::Map(v) => v.hash(state),
+            Self::Enum(v) => v.hash(state),
+        }
+    }
+}
 
 impl fmt::Debug for Value<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -203,6 +203,10 @@ pub enum Read<'f> {
     Arena,
     /// The `deserialize_with` (or `with`) function.
     With(&'f attr::DeserializeWith),
+    /// `#[arena(serde)]`: serde's `Deserialize` of the field type, or the function of
+    /// `serde(deserialize_with = "...")` with serde's signature; nothing goes into the arena,
+    /// and the type must need no drop (`expand` asserts it at compile time).
+    Serde(Option<&'f attr::DeserializeWith>),
     /// serde's own `Deserialize` for `[T; 0]`, which needs nothing of `T`, as in serde. An
     /// empty array allocates nothing; arena-core's `[T; N]` impl needs `T: ArenaDeserialize`
     /// for every `N` (a separate impl for `[T; 0]` would overlap it), so the derive reads a
@@ -215,6 +219,9 @@ impl Field<'_> {
     pub fn read(&self) -> Read<'_> {
         if let Some(with) = &self.attrs.deserialize_with {
             return Read::With(with);
+        }
+        if let Some(through_serde) = &self.attrs.through_serde {
+            return Read::Serde(through_serde.with.as_ref());
         }
         match ungroup(self.ty) {
             syn::Type::Array(array) if is_zero(&array.len) => Read::EmptyArray,

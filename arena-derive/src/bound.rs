@@ -2,8 +2,9 @@
 //! per deserialized field, and `Self: Default` under a container `default`.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::parse_quote;
+use syn::spanned::Spanned;
 
 use crate::ast::{Container, Read};
 use crate::attr;
@@ -112,7 +113,8 @@ impl Params {
 
 /// One bound per field read from the input ([`Container::deserialized_fields`]) with
 /// [`Read::Arena`]: `FieldType: ArenaDeserialize<'bump, A>`, and `FieldType: Default` for each field built with
-/// `Default::default()`; for a value converted `from` (or `try_from`) a type, that type's
+/// `Default::default()`, `FieldType: DeserializeOwned` for each field read by serde
+/// (`#[arena(serde)]`); for a value converted `from` (or `try_from`) a type, that type's
 /// `ArenaDeserialize` instead. Fields whose type names the container itself get none: the impl being
 /// defined proves them, and the bound would make the trait solver loop.
 fn field_bounds(
@@ -122,29 +124,71 @@ fn field_bounds(
     arena: &TokenStream,
 ) -> Vec<TokenStream> {
     let not_recursive = |ty: &syn::Type| !mentions(ty.to_token_stream(), cont.ident);
+    // Each bound carries its field type's span: an unsatisfied one points at the field.
     let read = cont
         .deserialized_fields()
         .into_iter()
         .filter(|field| matches!(field.read(), Read::Arena))
         .map(|field| field.ty)
         .filter(|ty| not_recursive(ty) && !is_primitive(ty))
-        .map(|ty| quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>));
+        .map(|ty| {
+            let bound = respan(quote!(#krate::ArenaDeserialize<#bump, #arena>), ty.span());
+            quote_spanned!(ty.span()=> #ty: #bound)
+        });
+    // `#[arena(serde)]` without a function: serde's `Deserialize`, for every input lifetime
+    // (the impl's `deserialize_in` is generic over it).
+    let through_serde = cont
+        .deserialized_fields()
+        .into_iter()
+        .filter(|field| matches!(field.read(), Read::Serde(None)))
+        .map(|field| field.ty)
+        .filter(|ty| not_recursive(ty))
+        .map(|ty| {
+            let bound = respan(
+                quote!(#krate::__private::serde::de::DeserializeOwned),
+                ty.span(),
+            );
+            quote_spanned!(ty.span()=> #ty: #bound)
+        });
     let defaulted = cont
         .built_fields()
         .filter(|field| matches!(field.attrs.default, attr::Default::Trait))
         .map(|field| field.ty)
         .filter(|ty| not_recursive(ty))
-        .map(|ty| quote!(#ty: ::core::default::Default));
+        .map(|ty| quote_spanned!(ty.span()=> #ty: ::core::default::Default));
     // `from` / `try_from`: the type read instead of the fields.
     let converted = cont.attrs.conversion.as_ref().map(|conversion| {
         let ty = &conversion.ty;
         quote!(#ty: #krate::ArenaDeserialize<#bump, #arena>)
     });
-    read.chain(defaulted).chain(converted).collect()
+    read.chain(through_serde)
+        .chain(defaulted)
+        .chain(converted)
+        .collect()
+}
+
+/// `tokens` with every token given `span`, so that rustc, which cannot join spans of
+/// different origins, points a whole predicate at the field. The derive's own names (`'bump`
+/// made up, `__Arena`) resolve at the user's tokens as at the call site: a derive's input and
+/// its call site share their hygiene.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(group) = &tt {
+                let mut new =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                new.set_span(span);
+                tt = proc_macro2::TokenTree::Group(new);
+            }
+            tt.set_span(span);
+            tt
+        })
+        .collect()
 }
 
 /// Whether `tokens` contain the identifier `ident`.
-fn mentions(tokens: TokenStream, ident: &syn::Ident) -> bool {
+pub fn mentions(tokens: TokenStream, ident: &syn::Ident) -> bool {
     tokens.into_iter().any(|tt| match tt {
         proc_macro2::TokenTree::Ident(i) => i == *ident,
         proc_macro2::TokenTree::Group(g) => mentions(g.stream(), ident),
@@ -154,7 +198,7 @@ fn mentions(tokens: TokenStream, ident: &syn::Ident) -> bool {
 
 /// Whether `ty` is a primitive, implemented by `arena_core` for every arena: its bound would
 /// always hold, so it is left out.
-fn is_primitive(ty: &syn::Type) -> bool {
+pub fn is_primitive(ty: &syn::Type) -> bool {
     const PRIMITIVES: &[&str] = &[
         "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
         "i128", "isize", "f32", "f64",

@@ -10,8 +10,10 @@ mod enum_externally;
 mod enum_internally;
 mod enum_untagged;
 mod enum_variant;
+mod field_check;
 mod flatten;
 mod identifier;
+mod no_drop;
 mod struct_;
 mod tuple;
 
@@ -47,6 +49,8 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         Data::Struct(Style::Unit, _) => unit_struct(&params, &cont.attrs),
         Data::Enum(_) => enum_::deserialize(&params, &cont),
     };
+    let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
+    let field_checks = field_check::checks(&params, &cont);
 
     let Params {
         krate,
@@ -69,6 +73,10 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         const _: () = {
             use #krate::__private::serde as __serde;
 
+            #no_drop_items
+
+            #field_checks
+
             #[automatically_derived]
             impl #impl_generics #krate::ArenaDeserialize<#bump, #arena> for #this_ty #impl_where {
                 fn deserialize_in<'__de, __D>(
@@ -78,6 +86,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
                 where
                     __D: __serde::Deserializer<'__de>,
                 {
+                    #no_drop_inline
                     #body
                 }
             }
@@ -224,11 +233,15 @@ fn deserialize_field(params: &Params, field: &Field, deserializer: &TokenStream)
             quote!(#deserialize_in(__arena, #deserializer))
         }
         Read::With(with) => call_with(with, deserializer),
-        Read::EmptyArray => {
+        Read::EmptyArray | Read::Serde(None) => {
             let deserialize = quote_spanned! {field.original.span()=>
                 <#ty as __serde::Deserialize>::deserialize
             };
             quote!(#deserialize(#deserializer))
+        }
+        Read::Serde(Some(with)) => {
+            let path = &with.path;
+            quote!(#path(#deserializer))
         }
     }
 }
@@ -244,7 +257,20 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
             quote!(#new(__arena))
         }
         // serde's `PhantomData<T>` seed reads a `T: Deserialize`.
-        Read::EmptyArray => quote!(::core::marker::PhantomData::<#ty>),
+        Read::EmptyArray | Read::Serde(None) => quote!(::core::marker::PhantomData::<#ty>),
+        Read::Serde(Some(with)) => {
+            let path = &with.path;
+            let call = quote! {
+                let _ = __arena;
+                #path(__deserializer)
+            };
+            let (wrapper, value) = arena_seed(params, "__DeserializeWith", &quote!(#ty), &call);
+            quote!({
+                #wrapper
+
+                #value
+            })
+        }
         Read::With(with) => {
             let call = call_with(with, &quote!(__deserializer));
             let (wrapper, value) = arena_seed(params, "__DeserializeWith", &quote!(#ty), &call);
@@ -311,6 +337,14 @@ fn missing_in_map(params: &Params, field: &Field) -> TokenStream {
         return default;
     }
     let name = &field.attrs.name;
+    let Params { krate, arena, .. } = params;
+    let ty = field.ty;
+    if let Read::Serde(None) = field.read() {
+        let missing_field = quote_spanned! {field.original.span()=>
+            #krate::__private::missing_field_serde::<#ty, __A::Error>
+        };
+        return quote!(#missing_field(#name)?);
+    }
     // serde's `missing_field` is an error for every type but `Option`.
     if !matches!(field.read(), Read::Arena) {
         return quote! {
@@ -319,8 +353,6 @@ fn missing_in_map(params: &Params, field: &Field) -> TokenStream {
             )
         };
     }
-    let Params { krate, arena, .. } = params;
-    let ty = field.ty;
     let missing_field = quote_spanned! {field.original.span()=>
         #krate::__private::missing_field::<#ty, #arena, __A::Error>
     };

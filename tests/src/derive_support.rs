@@ -30,6 +30,13 @@ macro_rules! same_as_eq {
 }
 
 same_as_eq!(
+    uuid::Uuid,
+    rust_decimal::Decimal,
+    chrono::DateTime<chrono::Utc>,
+    time::OffsetDateTime,
+    std::net::IpAddr,
+    std::net::SocketAddr,
+    std::time::SystemTime,
     bool,
     char,
     u8,
@@ -59,6 +66,24 @@ same_as_float!(f32, f64);
 
 impl SameAs<String> for &str {
     fn same_as(&self, owned: &String) -> bool {
+        *self == owned
+    }
+}
+
+impl SameAs<std::path::PathBuf> for &std::path::Path {
+    fn same_as(&self, owned: &std::path::PathBuf) -> bool {
+        *self == owned
+    }
+}
+
+impl SameAs<std::ffi::OsString> for &std::ffi::OsStr {
+    fn same_as(&self, owned: &std::ffi::OsString) -> bool {
+        *self == owned
+    }
+}
+
+impl SameAs<camino::Utf8PathBuf> for &camino::Utf8Path {
+    fn same_as(&self, owned: &camino::Utf8PathBuf) -> bool {
         *self == owned
     }
 }

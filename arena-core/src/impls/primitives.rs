@@ -1,4 +1,5 @@
-//! Allocation-free types, read by serde's own `Deserialize`, and `u8`'s byte-string hook.
+//! Allocation-free types, read by serde's own `Deserialize` (the scalars, `Duration`,
+//! `SystemTime`, the `std::net` addresses), and `u8`'s byte-string hook.
 
 use core::marker::PhantomData;
 use core::num::Wrapping;
@@ -9,22 +10,7 @@ use serde::{Deserialize, Deserializer};
 use super::bytes::deserialize_bytes_mut;
 use crate::{ArenaDeserialize, BumpAllocator};
 
-/// Implements `ArenaDeserialize` by delegating to serde's `Deserialize`.
-macro_rules! through_serde {
-    ($($ty:ty),* $(,)?) => {$(
-        impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for $ty {
-            #[inline]
-            fn deserialize_in<'de, D: Deserializer<'de>>(
-                _arena: &'bump A,
-                deserializer: D,
-            ) -> Result<Self, D::Error> {
-                <$ty as Deserialize<'de>>::deserialize(deserializer)
-            }
-        }
-    )*};
-}
-
-through_serde! {
+crate::through_serde! {
     bool, char, (),
     i8, i16, i32, i64, i128, isize,
     u16, u32, u64, u128, usize,
@@ -34,6 +20,9 @@ through_serde! {
     core::num::NonZeroU8, core::num::NonZeroU16, core::num::NonZeroU32,
     core::num::NonZeroU64, core::num::NonZeroU128, core::num::NonZeroUsize,
     Duration,
+    std::time::SystemTime,
+    std::net::IpAddr, std::net::Ipv4Addr, std::net::Ipv6Addr,
+    std::net::SocketAddr, std::net::SocketAddrV4, std::net::SocketAddrV6,
 }
 
 impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for u8 {

@@ -28,39 +28,50 @@ where
     A: BumpAllocator + ?Sized,
     D: Deserializer<'de>,
 {
+    deserialize_str_mut_expecting(arena, deserializer, "a string")
+}
+
+/// [`deserialize_str_mut`], with `expecting` after "expected" in its type errors (serde's
+/// `PathBuf` says "path string").
+#[inline(always)]
+pub(crate) fn deserialize_str_mut_expecting<'de, 'bump, A, D>(
+    arena: &'bump A,
+    deserializer: D,
+    expecting: &'static str,
+) -> Result<&'bump mut str, D::Error>
+where
+    A: BumpAllocator + ?Sized,
+    D: Deserializer<'de>,
+{
+    let visitor = StrVisitor { arena, expecting };
     // `is_human_readable` is a constant for every format, so JSON never reads the mode: its
     // byte strings are not read like its strings (raw control characters would pass).
     if deserializer.is_human_readable() {
-        return deserializer.deserialize_str(StrVisitor(arena));
+        return deserializer.deserialize_str(visitor);
     }
     let strings = call::strings();
     match strings.input {
-        Input::Borrowed if strings.as_bytes => deserializer.deserialize_bytes(StrVisitor(arena)),
-        Input::Borrowed => deserializer.deserialize_str(StrVisitor(arena)),
+        Input::Borrowed if strings.as_bytes => deserializer.deserialize_bytes(visitor),
+        Input::Borrowed => deserializer.deserialize_str(visitor),
         #[cfg(any(
             feature = "json",
             feature = "postcard",
             feature = "msgpack",
             feature = "cbor"
         ))]
-        Input::Transient if strings.as_bytes => {
-            deserializer.deserialize_byte_buf(StrVisitor(arena))
-        }
+        Input::Transient if strings.as_bytes => deserializer.deserialize_byte_buf(visitor),
         #[cfg(any(
             feature = "json",
             feature = "postcard",
             feature = "msgpack",
             feature = "cbor"
         ))]
-        Input::Transient => deserializer.deserialize_string(StrVisitor(arena)),
+        Input::Transient => deserializer.deserialize_string(visitor),
         #[cfg(feature = "bincode")]
         Input::ByteSeq => {
             let bytes = super::byte_seq::deserialize(arena, deserializer)?;
             if to_str(bytes).is_none() {
-                return Err(D::Error::invalid_value(
-                    Unexpected::Bytes(bytes),
-                    &StrVisitor(arena),
-                ));
+                return Err(D::Error::invalid_value(Unexpected::Bytes(bytes), &visitor));
             }
             // Checked just above: the default (an empty string) is never taken.
             Ok(core::str::from_utf8_mut(bytes).unwrap_or_default())
@@ -68,20 +79,23 @@ where
     }
 }
 
-struct StrVisitor<'bump, A: ?Sized>(&'bump A);
+struct StrVisitor<'bump, A: ?Sized> {
+    arena: &'bump A,
+    expecting: &'static str,
+}
 
 impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A> {
     type Value = &'bump mut str;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
+        f.write_str(self.expecting)
     }
 
     #[inline(always)]
     fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
         call::admit_str(v.len()).map_err(LimitHit::into_de)?;
         let bytes = self
-            .0
+            .arena
             .try_alloc_slice_copy(v.as_bytes())
             .map_err(AllocError::into_de)?;
         // SAFETY: `bytes` is a byte-for-byte copy of a `str`, so it is valid UTF-8.

@@ -195,7 +195,18 @@ fn missing_content(
                     // `Option`, else its error), whatever reads the field when present; a
                     // field read with `deserialize_with` or `[T; 0]` has no `ArenaDeserialize`
                     // to ask, and gets serde's error.
-                    Read::With(_) | Read::EmptyArray => error.clone(),
+                    Read::With(_) | Read::EmptyArray | Read::Serde(Some(_)) => error.clone(),
+                    Read::Serde(None) => {
+                        let missing = quote_spanned! {variant.original.span()=>
+                            #krate::__private::missing_field_serde::<#ty, __A::Error>
+                        };
+                        quote! {
+                            ::core::result::Result::map(
+                                #missing(#content),
+                                #ident::#variant_ident,
+                            )
+                        }
+                    }
                     Read::Arena => {
                         let missing = quote_spanned! {variant.original.span()=>
                             #krate::__private::missing_field::<#ty, #arena, __A::Error>
