@@ -116,8 +116,3 @@ pub(super) fn sweep(
     eprintln!("reports: {}/sizes.{{md,json}}", out.display());
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-
-}
