@@ -196,7 +196,7 @@ impl FormatSweep {
                     |fast: u64, slow: u64| (slow as f64 / fast.max(1) as f64 - 1.0) * 100.0;
                 if c.beats() {
                     let percent = faster(c.contender_ns, c.in_place_ns);
-                    format!("{percent:.0}% faster at {}", size_name(c.size))
+                    format!("{CONTENDER} {percent:.0}% faster at {}", size_name(c.size))
                 } else {
                     let percent = faster(c.in_place_ns, c.contender_ns);
                     format!(
@@ -530,7 +530,7 @@ mod tests {
         assert_eq!(
             f.in_place_line(),
             "bincode: slab-fresh beats in-place (either allocator) at every size: NOT met \
-             (11% faster at 2 MB, in-place-system 0% faster at 200 MB)"
+             (slab-fresh 11% faster at 2 MB, in-place-system 0% faster at 200 MB)"
         );
         // JSON: the same comparison, not a target.
         let json: Vec<SizeRow> = rows
