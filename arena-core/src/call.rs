@@ -187,6 +187,23 @@ impl CallState {
         }
     }
 
+    /// See the function [`check_len`](fn@check_len).
+    #[inline(always)]
+    fn check_len(&self, len: usize, elem_size: usize) -> Result<(), LimitHit> {
+        let max = if elem_size == 0 {
+            self.max_zero_sized_len.get()
+        } else {
+            self.max_len.get()
+        };
+        if len > max {
+            return Err(LimitHit::Len(max));
+        }
+        if len.saturating_mul(elem_size) > self.bytes_left.get() {
+            return Err(self.bytes_hit());
+        }
+        Ok(())
+    }
+
     /// The error for going over the byte budget: names the limit in force.
     #[cold]
     fn bytes_hit(&self) -> LimitHit {
@@ -309,20 +326,7 @@ pub(crate) fn bytes_left() -> usize {
 /// that cannot fit fails as soon as it outgrows the budget, not after the whole input).
 #[inline(always)]
 pub(crate) fn check_len(len: usize, elem_size: usize) -> Result<(), LimitHit> {
-    with(|cx| {
-        let max = if elem_size == 0 {
-            cx.max_zero_sized_len.get()
-        } else {
-            cx.max_len.get()
-        };
-        if len > max {
-            return Err(LimitHit::Len(max));
-        }
-        if len.saturating_mul(elem_size) > cx.bytes_left.get() {
-            return Err(cx.bytes_hit());
-        }
-        Ok(())
-    })
+    with(|cx| cx.check_len(len, elem_size))
 }
 
 /// The longest sequence of elements of `elem_size` bytes that [`check_len`] allows right now
@@ -401,18 +405,31 @@ impl Drop for InputClaim {
 }
 
 impl PendingGuard {
-    /// Counts `bytes` more as open if the open direct bytes stay within `bound`, or within the
-    /// trust if that is larger.
-    #[inline]
-    pub(crate) fn reserve(bytes: usize, bound: usize) -> Option<Self> {
+    /// A direct block of `len` elements of `elem_size` bytes, `bytes` in all, on the trust,
+    /// in one access to the call state: `None` if the length is not allowed ([`check_len`]) or
+    /// the open direct bytes would pass `bound`, or the trust if that is larger; else the
+    /// block's bytes counted as open and charged to the budget, or the limit that charge hit
+    /// (nothing counted then).
+    #[inline(always)]
+    pub(crate) fn take(
+        len: usize,
+        elem_size: usize,
+        bytes: usize,
+        bound: usize,
+    ) -> Option<Result<Self, LimitHit>> {
         with(|cx| {
+            cx.check_len(len, elem_size).ok()?;
             let now = cx.pending.get();
             // The trust can have dropped while blocks were open: `now` may exceed the bound.
             let bound = bound.max(cx.trust.get());
-            (bytes <= bound.saturating_sub(now)).then(|| {
-                cx.pending.set(now + bytes);
-                Self(bytes)
-            })
+            if bytes > bound.saturating_sub(now) {
+                return None;
+            }
+            if let Err(hit) = cx.charge(bytes) {
+                return Some(Err(hit));
+            }
+            cx.pending.set(now + bytes);
+            Some(Ok(Self(bytes)))
         })
     }
 }

@@ -144,22 +144,19 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                 trusted_bytes::<T>(n).unwrap_or(usize::MAX)
             };
             if bytes != usize::MAX
-                && call::check_len(n, size_of::<T>()).is_ok()
-                && let Some(pending) = PendingGuard::reserve(bytes, DIRECT_PENDING_MAX)
+                && let Some(pending) =
+                    PendingGuard::take(n, size_of::<T>(), bytes, DIRECT_PENDING_MAX)
             {
+                // The block's bytes are charged; on error `pending` drops here and gives them
+                // back to the open direct bytes.
+                let pending = pending?;
                 let ptr = if bytes == 0 {
                     NonNull::dangling()
                 } else {
-                    let taken = call::charge(bytes)
-                        .map_err(BuildError::from)
-                        .and_then(|()| {
-                            // The layout exists: `bytes` is small.
-                            let layout = Layout::array::<T>(n)
-                                .map_err(|_| AllocError::size_overflow(align_of::<T>()))?;
-                            Ok(arena.try_alloc_layout(layout)?.cast::<T>())
-                        });
-                    // On error `pending` drops here and gives its bytes back.
-                    taken?
+                    // The layout exists: `bytes` is small.
+                    let layout = Layout::array::<T>(n)
+                        .map_err(|_| AllocError::size_overflow(align_of::<T>()))?;
+                    arena.try_alloc_layout(layout)?.cast::<T>()
                 };
                 return Ok(Self::direct(ptr, n, Hold::Trust(pending)));
             }
