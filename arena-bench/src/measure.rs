@@ -94,6 +94,18 @@ pub struct Row {
     pub error: Option<String>,
 }
 
+impl Row {
+    /// The row's entry in a results table: `failed` when the cell failed, else `entry()`.
+    #[must_use]
+    pub fn table_entry(&self, entry: impl FnOnce() -> String) -> String {
+        if self.error.is_some() {
+            "failed".to_owned()
+        } else {
+            entry()
+        }
+    }
+}
+
 /// Reads a field of `/proc/self/status` in bytes (`VmHWM`, `VmRSS`), or 0 off Linux.
 #[must_use]
 pub fn proc_status_bytes(field: &str) -> u64 {

@@ -72,13 +72,7 @@ fn pivot(
                         && r.row.dataset == dataset
                         && r.row.strategy == *strategy
                 })
-                .map_or_else(String::new, |r| {
-                    if r.row.error.is_some() {
-                        "failed".to_owned()
-                    } else {
-                        entry(r)
-                    }
-                });
+                .map_or_else(String::new, |r| r.row.table_entry(|| entry(r)));
             let _ = write!(out, " {text} |");
         }
         out.push('\n');

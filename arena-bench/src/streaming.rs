@@ -14,7 +14,7 @@
 //! Each read's value is checked against the owned city's digest. The peak is the child's whole
 //! `VmHWM` (a fresh process: the read is its first document, so the arena's length trust starts
 //! from the floor and the city's top-level array collects outside the arena before it moves in).
-//! The target (issue "front door"): `slab-from-reader` peaks at most 1.15x the arena's reserved
+//! The target: `slab-from-reader` peaks at most 1.15x the arena's reserved
 //! bytes plus 64 MiB, and below `borrowed`.
 
 use std::fmt::Write as _;

@@ -25,7 +25,7 @@ pub const BASELINE: &str = "owned-system";
 pub const IN_PLACE: [&str; 2] = ["in-place-system", "in-place-mimalloc"];
 
 /// The share of `slab-fresh`'s speedup over `owned-system` at the smallest size that must be
-/// left at the largest (issue 28): 0.9, a larger loss than a shared machine's noise on a
+/// left at the largest: 0.9, a larger loss than a shared machine's noise on a
 /// ratio taken within one run, and a cliff loses far more.
 pub const HOLD_TARGET: f64 = 0.9;
 
@@ -305,13 +305,7 @@ fn pivot(report: &SweepReport, entry: impl Fn(&SizeRow) -> String) -> String {
                 .rows
                 .iter()
                 .find(|r| r.size == size && r.row.format == format && r.row.strategy == strategy)
-                .map_or_else(String::new, |r| {
-                    if r.row.error.is_some() {
-                        "failed".to_owned()
-                    } else {
-                        entry(r)
-                    }
-                });
+                .map_or_else(String::new, |r| r.row.table_entry(|| entry(r)));
             let _ = write!(out, " {text} |");
         }
         out.push('\n');

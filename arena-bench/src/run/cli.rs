@@ -19,8 +19,9 @@ pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
 
 /// The default size of the large city (`--large`), in postcard bytes like `--size`: 20 MB
 /// (about 240,000 citizens, 43 MB of JSON), ten times the default documents and past the 8 MiB
-/// a document's staging used to fall off a cliff at (arena_core's scratch stack keeps its first
-/// 8 MiB resident and gives pages back above it), so such a cliff shows in every default run.
+/// of staging that arena_core's scratch stack keeps resident (above it, large sequences give
+/// their pages back as they move into the arena), so a cost that grows past that size shows in
+/// every default run.
 pub const DEFAULT_LARGE_BYTES: u64 = 20_000_000;
 
 /// Timed time per cell by default. With 20 cells for each of the 13 strategies that read every
