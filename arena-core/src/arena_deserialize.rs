@@ -103,6 +103,28 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     {
         deserializer.deserialize_seq(SliceVisitor::new(arena, NestedSeed::<Self, A>::new(arena)))
     }
+
+    /// Whether [`__deserialize_slice`](Self::__deserialize_slice) reads a sequence of `Self`
+    /// (`false` for the types whose slice is something else: bytes, a map).
+    ///
+    /// Not public API.
+    #[doc(hidden)]
+    const __SLICE_IS_SEQ: bool = true;
+
+    /// Deserializes a value from a self-describing `deserializer` as serde reads it back from
+    /// its buffer of the same input (`ContentDeserializer`): how the content of an internally
+    /// tagged enum's variant reads. The default buffers the value and replays it under serde's
+    /// rules; the crate's types and derived ones read straight from the input instead.
+    ///
+    /// Not public API: the hook through which the buffered representations read without a
+    /// buffer, in the absence of specialization.
+    #[doc(hidden)]
+    fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::private::content::buffered(arena, deserializer)
+    }
 }
 
 /// The seed arena-core's own impls and the derive use for the values inside a value (fields,

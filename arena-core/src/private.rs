@@ -8,13 +8,17 @@ use serde::de::{Deserializer, Error, Visitor};
 use crate::{ArenaDeserialize, BumpAllocator};
 
 mod adjacently_tagged;
-mod content_rules;
+pub(crate) mod content;
 mod flatten;
 mod internally_tagged;
+mod tag_or_value;
 mod unit_variant;
 
 pub use adjacently_tagged::{
     AdjacentKey, AdjacentVariantSeed, finish_adjacent, next_adjacent_key, replay_content,
+};
+pub use content::{
+    Ask, BufferedSeed, ContentSeed, EnumRules, IdentifierSeed, IgnoredContent, Rules, Scalar,
 };
 pub use flatten::{
     FlatCollector, FlatEntry, FlatMapDeserializer, flat_deny_unknown_fields, flat_key_bytes,

@@ -28,7 +28,6 @@ mod ser;
 pub use access::ValueIndex;
 pub(crate) use read::ValueVisitor;
 pub use replay::ValueDeserializer;
-pub(crate) use replay::{ExpectedIn, wide};
 
 /// A value of serde's data model, in the arena: what a self-describing format (JSON,
 /// MessagePack, CBOR) can hand a visitor.

@@ -10,6 +10,7 @@ use crate::ast::{Container, Read};
 use crate::attr;
 
 /// Everything the code generator needs to name the type, the arena and the generics.
+#[derive(Clone)]
 pub struct Params {
     /// The path to `arena_core` (`::arena_core` unless `#[arena(crate = "...")]`).
     pub krate: TokenStream,
@@ -35,6 +36,44 @@ pub struct Params {
     pub impl_where: TokenStream,
     /// The type's name, for `expecting` messages.
     pub type_name: String,
+    /// Whether the code reads as serde reads back its buffer (`__deserialize_content_in`):
+    /// every value with `deserialize_any` under the buffer's rules, straight from the input.
+    pub content: bool,
+}
+
+impl Params {
+    /// The same names, for the code reading as serde reads back its buffer.
+    pub fn content(&self) -> Self {
+        Self {
+            content: true,
+            ..self.clone()
+        }
+    }
+
+    /// The same names, for the code reading straight from the format.
+    pub fn direct(&self) -> Self {
+        Self {
+            content: false,
+            ..self.clone()
+        }
+    }
+
+    /// `entry` (a `deserialize_*` call on `__deserializer` with `visitor`), or, reading as
+    /// from serde's buffer, `deserialize_any` with `visitor` under the rules of `ask` (an
+    /// `arena_core::__private::Ask` variant).
+    pub fn entry(&self, entry: TokenStream, ask: &str, visitor: &TokenStream) -> TokenStream {
+        if !self.content {
+            return entry;
+        }
+        let krate = &self.krate;
+        let ask = quote::format_ident!("{}", ask);
+        quote::quote! {
+            __serde::Deserializer::deserialize_any(
+                __deserializer,
+                #krate::__private::Rules::new(#krate::__private::Ask::#ask, #visitor),
+            )
+        }
+    }
 }
 
 impl Params {
@@ -107,6 +146,7 @@ impl Params {
             struct_where,
             impl_where,
             type_name: ident.to_string(),
+            content: false,
         }
     }
 }

@@ -37,18 +37,22 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     cx.check()?;
     let params = Params::new(&cont);
 
-    let body = match &cont.data {
-        _ if cont.attrs.conversion.is_some() => conversion(&params, &cont),
-        Data::Struct(_, fields) if cont.attrs.transparent.is_some() => transparent(&params, fields),
-        Data::Struct(Style::Struct, fields) => {
-            struct_::deserialize(&params, &cont.attrs, fields, &Form::Struct(cont.ident))
+    let body = body(&params, &cont);
+    let content = content_body(&params.content(), &cont).map(|body| {
+        let Params { bump, arena, .. } = &params;
+        quote! {
+            #[inline]
+            fn __deserialize_content_in<'__de, __D>(
+                __arena: &#bump #arena,
+                __deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error>
+            where
+                __D: __serde::Deserializer<'__de>,
+            {
+                #body
+            }
         }
-        Data::Struct(Style::Tuple | Style::Newtype, fields) => {
-            tuple::deserialize(&params, &cont.attrs, fields, &Form::Struct(cont.ident))
-        }
-        Data::Struct(Style::Unit, _) => unit_struct(&params, &cont.attrs),
-        Data::Enum(_) => enum_::deserialize(&params, &cont),
-    };
+    });
     let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
     let field_checks = field_check::checks(&params, &cont);
 
@@ -89,9 +93,64 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
                     #no_drop_inline
                     #body
                 }
+
+                #content
             }
         };
     })
+}
+
+/// The statements reading the type from `__deserializer` (into `__arena`), as `params` says:
+/// straight from the format, or as serde reads back its buffer.
+fn body(params: &Params, cont: &Container) -> TokenStream {
+    match &cont.data {
+        _ if cont.attrs.conversion.is_some() => conversion(params, cont),
+        Data::Struct(_, fields) if cont.attrs.transparent.is_some() => transparent(params, fields),
+        Data::Struct(Style::Struct, fields) => {
+            struct_::deserialize(params, &cont.attrs, fields, &Form::Struct(cont.ident))
+        }
+        Data::Struct(Style::Tuple | Style::Newtype, fields) => {
+            tuple::deserialize(params, &cont.attrs, fields, &Form::Struct(cont.ident))
+        }
+        Data::Struct(Style::Unit, _) => unit_struct(params, &cont.attrs),
+        Data::Enum(_) => enum_::deserialize(params, cont),
+    }
+}
+
+/// The body of `__deserialize_content_in`, reading as serde reads back its buffer, where it
+/// differs from the trait's default (buffer the value, replay it): the structs and the
+/// externally and adjacently tagged enums read straight from the input; internally tagged and
+/// untagged enums read as they always do, which is already how they read from serde's buffer.
+fn content_body(params: &Params, cont: &Container) -> Option<TokenStream> {
+    if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
+        return None;
+    }
+    match &cont.data {
+        Data::Struct(..) => Some(body(params, cont)),
+        Data::Enum(variants) => {
+            if variants.iter().any(|v| v.attrs.untagged.is_some()) {
+                return match cont.attrs.tagging {
+                    attr::Tagging::Untagged => Some(delegate_to_deserialize_in()),
+                    _ => None,
+                };
+            }
+            match cont.attrs.tagging {
+                attr::Tagging::External | attr::Tagging::Adjacent { .. } => {
+                    Some(body(params, cont))
+                }
+                attr::Tagging::Internal { .. } | attr::Tagging::Untagged => {
+                    Some(delegate_to_deserialize_in())
+                }
+            }
+        }
+    }
+}
+
+/// `Self::deserialize_in(__arena, __deserializer)`.
+fn delegate_to_deserialize_in() -> TokenStream {
+    quote! {
+        <Self>::deserialize_in(__arena, __deserializer)
+    }
 }
 
 /// What is being built, and from what: a struct (its name) or an enum variant
@@ -225,7 +284,17 @@ fn deserialize_field(params: &Params, field: &Field, deserializer: &TokenStream)
         krate, bump, arena, ..
     } = params;
     let ty = field.ty;
+    if params.content && !matches!(field.read(), Read::Arena) {
+        let seed = field_seed(params, field);
+        return quote!(__serde::de::DeserializeSeed::deserialize(#seed, #deserializer));
+    }
     match field.read() {
+        Read::Arena if params.content => {
+            let deserialize_in = quote_spanned! {field.original.span()=>
+                <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_content_in
+            };
+            quote!(#deserialize_in(__arena, #deserializer))
+        }
         Read::Arena => {
             let deserialize_in = quote_spanned! {field.original.span()=>
                 <#ty as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in
@@ -251,7 +320,16 @@ fn deserialize_field(params: &Params, field: &Field, deserializer: &TokenStream)
 fn field_seed(params: &Params, field: &Field) -> TokenStream {
     let Params { krate, arena, .. } = params;
     let ty = field.ty;
+    if params.content && !matches!(field.read(), Read::Arena) {
+        // A field the derive cannot see into is buffered and its replay read as usual.
+        let seed = field_seed(&params.direct(), field);
+        return quote!(#krate::__private::BufferedSeed::new(__arena, #seed));
+    }
     match field.read() {
+        Read::Arena if params.content => {
+            let new = quote_spanned!(field.original.span()=> #krate::__private::ContentSeed::<#ty, #arena>::new);
+            quote!(#new(__arena))
+        }
         Read::Arena => {
             let new = quote_spanned!(field.original.span()=> #krate::__private::NestedSeed::<#ty, #arena>::new);
             quote!(#new(__arena))
@@ -538,6 +616,11 @@ fn unit_struct(params: &Params, cattrs: &attr::Container) -> TokenStream {
     ))
     .expecting("unit struct", cattrs);
     let name = &cattrs.name;
+    let entry = params.entry(
+        quote!(__serde::Deserializer::deserialize_unit_struct(__deserializer, #name, __Visitor)),
+        "UnitStruct",
+        &quote!(__Visitor),
+    );
     quote! {
         #[doc(hidden)]
         struct __Visitor;
@@ -560,7 +643,7 @@ fn unit_struct(params: &Params, cattrs: &attr::Container) -> TokenStream {
         }
 
         let _ = __arena;
-        __serde::Deserializer::deserialize_unit_struct(__deserializer, #name, __Visitor)?;
+        #entry?;
         ::core::result::Result::Ok(Self)
     }
 }

@@ -8,13 +8,41 @@ use core::time::Duration;
 use serde::{Deserialize, Deserializer};
 
 use super::bytes::deserialize_bytes_mut;
+use crate::private::content::Scalar;
 use crate::{ArenaDeserialize, BumpAllocator};
 
-crate::through_serde! {
+/// The scalars: read by serde, and read as from serde's buffer through
+/// [`Scalar`](crate::private::content::Scalar), one visit each.
+macro_rules! scalar_impls {
+    ($($ty:ty),* $(,)?) => {$(
+        impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for $ty {
+            #[inline]
+            fn deserialize_in<'de, D: Deserializer<'de>>(
+                _arena: &'bump A,
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                <$ty>::deserialize(deserializer)
+            }
+
+            #[inline]
+            fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+                _arena: &'bump A,
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                <$ty>::deserialize(Scalar(deserializer))
+            }
+        }
+    )*};
+}
+
+scalar_impls! {
     bool, char, (),
     i8, i16, i32, i64, i128, isize,
     u16, u32, u64, u128, usize,
     f32, f64,
+}
+
+crate::through_serde! {
     core::num::NonZeroI8, core::num::NonZeroI16, core::num::NonZeroI32,
     core::num::NonZeroI64, core::num::NonZeroI128, core::num::NonZeroIsize,
     core::num::NonZeroU8, core::num::NonZeroU16, core::num::NonZeroU32,
@@ -33,6 +61,16 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for u8 {
     ) -> Result<Self, D::Error> {
         u8::deserialize(deserializer)
     }
+
+    #[inline]
+    fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+        _arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        u8::deserialize(Scalar(deserializer))
+    }
+
+    const __SLICE_IS_SEQ: bool = false;
 
     /// `&'bump [u8]` asks for bytes, which every format can hand over in one piece; a sequence
     /// of `u8` (how serde writes `Vec<u8>`) is accepted too.
@@ -68,5 +106,13 @@ where
         deserializer: D,
     ) -> Result<Self, D::Error> {
         T::deserialize_in(arena, deserializer).map(Wrapping)
+    }
+
+    #[inline]
+    fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        T::__deserialize_content_in(arena, deserializer).map(Wrapping)
     }
 }

@@ -21,6 +21,18 @@ where
         };
         call::alloc_charged(arena, value).map(|v| &*v)
     }
+
+    #[inline]
+    fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = {
+            let _level = DepthGuard::enter::<D::Error>()?;
+            T::__deserialize_content_in(arena, deserializer)?
+        };
+        call::alloc_charged(arena, value).map(|v| &*v)
+    }
 }
 
 impl<'bump, T, A> ArenaDeserialize<'bump, A> for &'bump mut T

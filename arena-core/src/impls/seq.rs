@@ -3,6 +3,8 @@
 
 use serde::Deserializer;
 
+use crate::private::content::{self, Ask, ContentSeed, Rules};
+use crate::slice_builder::SliceVisitor;
 use crate::{ArenaDeserialize, BumpAllocator};
 
 impl<'bump, T, A> ArenaDeserialize<'bump, A> for &'bump [T]
@@ -16,6 +18,14 @@ where
         deserializer: D,
     ) -> Result<Self, D::Error> {
         T::__deserialize_slice(arena, deserializer).map(|slice| &*slice)
+    }
+
+    #[inline]
+    fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        deserialize_content_slice(arena, deserializer).map(|slice| &*slice)
     }
 }
 
@@ -31,4 +41,31 @@ where
     ) -> Result<Self, D::Error> {
         T::__deserialize_slice(arena, deserializer)
     }
+
+    #[inline]
+    fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        deserialize_content_slice(arena, deserializer)
+    }
+}
+
+/// Reads a slice as serde reads it back from its buffer: a sequence, its elements read the same
+/// way, straight from the input; the types whose slice is something else (bytes, a map) are
+/// buffered and replayed.
+fn deserialize_content_slice<'de, 'bump, T, A, D>(
+    arena: &'bump A,
+    deserializer: D,
+) -> Result<&'bump mut [T], D::Error>
+where
+    T: ArenaDeserialize<'bump, A> + 'bump,
+    A: BumpAllocator + ?Sized,
+    D: Deserializer<'de>,
+{
+    if !T::__SLICE_IS_SEQ {
+        return content::buffered(arena, deserializer);
+    }
+    let visitor = SliceVisitor::new(arena, ContentSeed::<T, A>::new(arena));
+    deserializer.deserialize_any(Rules::new(Ask::Seq, visitor))
 }

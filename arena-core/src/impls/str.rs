@@ -16,6 +16,7 @@ use serde::de::{Error, Unexpected, Visitor};
 use crate::call;
 use crate::call::strings::Input;
 use crate::limits::LimitHit;
+use crate::private::content::{Ask, Rules};
 use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
 /// Reads a string into the arena, uniquely borrowed so arena collections can adopt it.
@@ -77,6 +78,24 @@ where
             Ok(core::str::from_utf8_mut(bytes).unwrap_or_default())
         }
     }
+}
+
+/// Reads a string into the arena as serde reads one back from its buffer: a string, or bytes
+/// that are valid UTF-8, whatever the format.
+#[inline]
+pub(crate) fn deserialize_str_content_mut<'de, 'bump, A, D>(
+    arena: &'bump A,
+    deserializer: D,
+) -> Result<&'bump mut str, D::Error>
+where
+    A: BumpAllocator + ?Sized,
+    D: Deserializer<'de>,
+{
+    let visitor = StrVisitor {
+        arena,
+        expecting: "a string",
+    };
+    deserializer.deserialize_any(Rules::new(Ask::Str, visitor))
 }
 
 struct StrVisitor<'bump, A: ?Sized> {
@@ -169,6 +188,14 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for &'bump str
         deserializer: D,
     ) -> Result<Self, D::Error> {
         deserialize_str_mut(arena, deserializer).map(|s| &*s)
+    }
+
+    #[inline]
+    fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        deserialize_str_content_mut(arena, deserializer).map(|s| &*s)
     }
 }
 

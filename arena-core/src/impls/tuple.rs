@@ -16,7 +16,7 @@ struct TupleVisitor<'bump, T, A: ?Sized> {
 }
 
 macro_rules! tuple_impl {
-    ($len:literal => ($($name:ident $n:tt)+) $($hook:item)?) => {
+    ($len:literal => ($($name:ident $n:tt)+) $($hook:item)*) => {
         impl<'de, 'bump, A, $($name),+> Visitor<'de> for TupleVisitor<'bump, ($($name,)+), A>
         where
             A: BumpAllocator + ?Sized,
@@ -54,7 +54,7 @@ macro_rules! tuple_impl {
                 deserializer.deserialize_tuple($len, TupleVisitor::<Self, A> { arena, marker: PhantomData })
             }
 
-            $($hook)?
+            $($hook)*
         }
     };
 }
@@ -71,6 +71,8 @@ tuple_impl!(2 => (T0 0 T1 1)
     {
         super::map::deserialize_pairs(arena, deserializer)
     }
+
+    const __SLICE_IS_SEQ: bool = false;
 );
 tuple_impl!(3 => (T0 0 T1 1 T2 2));
 tuple_impl!(4 => (T0 0 T1 1 T2 2 T3 3));

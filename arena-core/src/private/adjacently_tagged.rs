@@ -13,8 +13,8 @@ use serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
-use super::content_rules::{self, Cx};
-use crate::{BumpAllocator, Value};
+use super::content::IgnoredContent;
+use crate::{BumpAllocator, Value, ValueDeserializer};
 
 /// A key of an adjacently tagged enum's map that is not skipped. Not public API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +26,8 @@ pub enum AdjacentKey {
 }
 
 /// The next key of `map` that is the tag or the content, by name, bytes or index (0 and 1);
-/// under `deny_unknown_fields` any other key is an error, else it is skipped with its value.
-/// Not public API.
+/// under `deny_unknown_fields` any other key is an error, else it is skipped with its value,
+/// read whole when the enum reads as from serde's buffer (`content`). Not public API.
 ///
 /// # Errors
 ///
@@ -38,6 +38,7 @@ pub fn next_adjacent_key<'de, M: MapAccess<'de>>(
     tag: &'static str,
     content: &'static str,
     deny_unknown_fields: bool,
+    content_read: bool,
 ) -> Result<Option<AdjacentKey>, M::Error> {
     let keys = Keys {
         tag,
@@ -47,6 +48,9 @@ pub fn next_adjacent_key<'de, M: MapAccess<'de>>(
     loop {
         match map.next_key_seed(keys)? {
             Some(Some(key)) => return Ok(Some(key)),
+            Some(None) if content_read => {
+                map.next_value::<IgnoredContent>()?;
+            }
             Some(None) => {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -67,9 +71,10 @@ pub fn finish_adjacent<'de, M: MapAccess<'de>, T>(
     tag: &'static str,
     content: &'static str,
     deny_unknown_fields: bool,
+    content_read: bool,
     value: T,
 ) -> Result<T, M::Error> {
-    match next_adjacent_key(map, tag, content, deny_unknown_fields)? {
+    match next_adjacent_key(map, tag, content, deny_unknown_fields, content_read)? {
         Some(AdjacentKey::Tag) => Err(M::Error::duplicate_field(tag)),
         Some(AdjacentKey::Content) => Err(M::Error::duplicate_field(content)),
         None => Ok(value),
@@ -214,16 +219,17 @@ impl<'de, F: Deserialize<'de>> Visitor<'de> for VariantVisitor<F> {
 /// # Errors
 ///
 /// Whatever the variant refuses, in serde's words.
-pub fn replay_content<'de, 'bump, S, A, E>(
+pub fn replay_content<'bump, S, A, E>(
     arena: &'bump A,
     seed: S,
     content: &Value<'bump>,
     human_readable: bool,
 ) -> Result<S::Value, E>
 where
-    S: DeserializeSeed<'de>,
+    S: DeserializeSeed<'bump>,
     A: BumpAllocator + ?Sized,
     E: Error,
 {
-    content_rules::replay(seed, content, Cx::new(arena, human_readable))
+    let _ = arena;
+    seed.deserialize(ValueDeserializer::by_value(content, human_readable))
 }

@@ -4,15 +4,16 @@
 //! serde_derive buffers the whole map, takes the tag out and replays the rest into the variant
 //! (`TaggedContentVisitor`, then `ContentDeserializer`). Here:
 //! - when the tag is the map's first key, nothing is buffered: the rest of the map streams into
-//!   the variant under the buffer's rules ([`content_rules`]), so the value and the error are the
-//!   ones serde gives, message and position included (serde issue #1495 asks for this);
-//! - when the tag comes later, the entries before it (and after it) are buffered into a
-//!   [`Value`] in the arena, the tag taken out as serde takes it, and the rest replayed under the
-//!   same rules;
-//! - a sequence is read as serde reads it (the tag first, the rest the content), streamed;
-//! - an internally tagged enum nested in the content of another (read while another read under
-//!   the rules is under way) is buffered, as serde buffers it: streamed, its values would go
-//!   through both enums' rules, one more layer for each level of nesting.
+//!   the variant, which reads its content as serde reads it from its buffer
+//!   ([`content`](super::content)); a second tag among the rest is serde's `duplicate field`
+//!   error ([`TagGuard`]);
+//! - when the tag comes later, the map is buffered into a [`Value`] in the arena, the tag taken
+//!   out as serde takes it, and the rest replayed under serde's rules ([`ValueDeserializer`]);
+//! - a sequence is read as serde reads it (the tag first, the rest the content), streamed.
+//!
+//! Either way the variant reads the value serde reads, and refuses what serde refuses; an
+//! error of the streamed content is the format's own, with its position where the format gives
+//! one.
 //!
 //! Beyond serde: 128-bit integers in the content are read (serde's buffer cannot hold them:
 //! issue #1682), and the variant sees the source format's `is_human_readable` (serde's replay
@@ -21,16 +22,16 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use serde::de::value::SeqAccessDeserializer;
-use serde::de::{Deserialize, DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
-
-use super::content_rules::{
-    self, Cx, Lazy, MapNode, MapSource, Node, SeqNode, SeqSource, TagOrValue, TagOrValueSeed,
-    UnderWay,
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{
+    Deserialize, DeserializeSeed, Deserializer, EnumAccess, Error, MapAccess, SeqAccess, Visitor,
 };
+
+use super::content::IgnoredContent;
+use super::tag_or_value::{TagOrValue, TagOrValueSeed};
 use crate::arena_deserialize::NestedSeed;
 use crate::slice_builder::{self, BuildError, SliceBuilder};
-use crate::{ArenaDeserialize, BumpAllocator, Value};
+use crate::{BumpAllocator, Value, ValueDeserializer};
 
 /// Reads an internally tagged enum from `deserializer` into `arena`: the tag (with `T`, the
 /// variant identifier), then the content with the seed `seed` makes of the tag. `expecting` is
@@ -39,101 +40,297 @@ use crate::{ArenaDeserialize, BumpAllocator, Value};
 ///
 /// # Errors
 ///
-/// serde's errors, in serde's words: ``missing field `t` ``, ``duplicate field `t` ``, the
-/// variant's.
-pub fn deserialize_internally_tagged<'de, 'bump, D, T, F, S, A>(
+/// ``missing field `t` ``, ``duplicate field `t` ``, the format's, or the variant's.
+pub fn deserialize_internally_tagged<'de, 'bump, D, T, F, S, R, A>(
     arena: &'bump A,
     deserializer: D,
     tag: &'static str,
     expecting: &'static str,
     seed: F,
-) -> Result<S::Value, D::Error>
+) -> Result<R, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
     F: FnOnce(T) -> S,
-    S: DeserializeSeed<'de>,
+    S: for<'x> DeserializeSeed<'x, Value = R>,
     A: BumpAllocator + ?Sized,
 {
-    let cx = Cx::new(arena, deserializer.is_human_readable());
-    let (_under_way, nested) = UnderWay::enter();
     let visitor = TaggedVisitor {
-        cx,
+        arena,
+        human_readable: deserializer.is_human_readable(),
         tag,
         expecting,
         seed,
-        stream: !nested,
         marker: PhantomData,
     };
-    // An error of the content leaves the format's call as a value, so the format adds nothing
-    // to it (serde replays after the format's call returned).
-    match deserializer.deserialize_any(visitor)? {
-        Lazy::Value(value) => Ok(value),
-        Lazy::Replay(error) => Err(error),
-        Lazy::Tag => Err(D::Error::duplicate_field(tag)),
-    }
+    deserializer.deserialize_any(visitor)
 }
 
 /// The visitor of the map or sequence the tag is in (serde's `TaggedContentVisitor`).
-struct TaggedVisitor<'bump, A: ?Sized, T, F, E> {
-    cx: Cx<'bump, A, E>,
+struct TaggedVisitor<'bump, A: ?Sized, T, F> {
+    arena: &'bump A,
+    /// The source format's `is_human_readable`, for a replay.
+    human_readable: bool,
     tag: &'static str,
     expecting: &'static str,
     seed: F,
-    /// Whether the rest may stream: not in the content of another read under the rules (see
-    /// [`UnderWay`]).
-    stream: bool,
     marker: PhantomData<fn() -> T>,
 }
 
-impl<'de, A, T, F, S, E> Visitor<'de> for TaggedVisitor<'_, A, T, F, E>
+impl<'de, 'bump, A, T, F, S, R> Visitor<'de> for TaggedVisitor<'bump, A, T, F>
 where
     A: BumpAllocator + ?Sized,
     T: Deserialize<'de>,
     F: FnOnce(T) -> S,
-    S: DeserializeSeed<'de>,
-    E: Error,
+    S: for<'x> DeserializeSeed<'x, Value = R>,
 {
-    type Value = Lazy<S::Value, E>;
+    type Value = R;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.expecting)
     }
 
-    /// The first element is the tag, the rest the content.
+    /// The first element is the tag, the rest the content, read to its end.
     fn visit_seq<Q: SeqAccess<'de>>(self, mut seq: Q) -> Result<Self::Value, Q::Error> {
         let Some(tag) = seq.next_element::<T>()? else {
             return Err(Q::Error::missing_field(self.tag));
         };
-        if !self.stream {
-            let rest = Value::deserialize_in(self.cx.arena, SeqAccessDeserializer::new(seq))?;
-            let read = content_rules::replay((self.seed)(tag), &rest, self.cx);
-            return Ok(Lazy::of(read));
+        let value =
+            DeserializeSeed::deserialize((self.seed)(tag), SeqAccessDeserializer::new(&mut seq))?;
+        if seq.next_element::<IgnoredContent>()?.is_some() {
+            return Err(Q::Error::custom(
+                "invalid length: the sequence has more elements than the variant read",
+            ));
         }
-        let mut rest = SeqSource::new(seq, self.cx);
-        let read = (self.seed)(tag).deserialize(Node(SeqNode::new(&mut rest, self.cx)));
-        rest.settle(read)
+        Ok(value)
     }
 
     /// The tag at any position; first, the rest streams into the variant, else the map is
     /// buffered.
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-        let first = map.next_key_seed(TagOrValueSeed::new(self.cx.arena, Some(self.tag)))?;
+        let first = map.next_key_seed(TagOrValueSeed::new(self.arena, Some(self.tag)))?;
         match first {
-            Some(TagOrValue::Tag) if self.stream => {
+            Some(TagOrValue::Tag) => {
                 let tag = map.next_value::<T>()?;
-                let mut rest = MapSource::new(map, self.cx);
-                let node = MapNode::new(&mut rest, self.cx, Some(self.tag));
-                let read = (self.seed)(tag).deserialize(Node(node));
-                rest.settle(read)
+                let mut rest = TagGuard {
+                    map: &mut map,
+                    tag: self.tag,
+                };
+                let value = DeserializeSeed::deserialize(
+                    (self.seed)(tag),
+                    MapAccessDeserializer::new(&mut rest),
+                )?;
+                if rest.next_key::<IgnoredContent>()?.is_some() {
+                    return Err(M::Error::custom(
+                        "invalid length: the map has more entries than the variant read",
+                    ));
+                }
+                Ok(value)
             }
             Some(first) => {
-                let (tag, rest) = buffer(self.cx.arena, map, first, self.tag)?;
-                let read = content_rules::replay((self.seed)(tag), &rest, self.cx);
-                Ok(Lazy::of(read))
+                let (tag, rest) = buffer(self.arena, map, first, self.tag)?;
+                let replay = ValueDeserializer::by_value(&rest, self.human_readable);
+                DeserializeSeed::deserialize((self.seed)(tag), replay)
             }
             None => Err(M::Error::missing_field(self.tag)),
         }
+    }
+}
+
+/// The map an internally tagged enum's tag was first in, the tag read: a key equal to the tag
+/// again is serde's ``duplicate field `t` `` error.
+struct TagGuard<'a, M> {
+    map: &'a mut M,
+    tag: &'static str,
+}
+
+impl<'de, M: MapAccess<'de>> MapAccess<'de> for TagGuard<'_, M> {
+    type Error = M::Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, M::Error> {
+        self.map.next_key_seed(GuardSeed {
+            seed,
+            tag: self.tag,
+        })
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, M::Error> {
+        self.map.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+/// A key's seed, refusing the tag.
+struct GuardSeed<K> {
+    seed: K,
+    tag: &'static str,
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for GuardSeed<K> {
+    type Value = K::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<K::Value, D::Error> {
+        self.seed.deserialize(GuardDeserializer {
+            deserializer,
+            tag: self.tag,
+        })
+    }
+}
+
+/// A key's deserializer: read with `deserialize_any` (the key of a self-describing map, as
+/// serde's buffer holds it), a string or bytes equal to the tag refused.
+struct GuardDeserializer<D> {
+    deserializer: D,
+    tag: &'static str,
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for GuardDeserializer<D> {
+    type Error = D::Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.deserializer.deserialize_any(GuardVisitor {
+            visitor,
+            tag: self.tag,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.deserializer.is_human_readable()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// A key's visitor: every visit handed on, but the tag's.
+struct GuardVisitor<V> {
+    visitor: V,
+    tag: &'static str,
+}
+
+impl<V> GuardVisitor<V> {
+    /// serde's error for a second tag, if `key` is the tag.
+    #[inline]
+    fn refuse<E: Error>(&self, key: &[u8]) -> Result<(), E> {
+        if key == self.tag.as_bytes() {
+            return Err(E::duplicate_field(self.tag));
+        }
+        Ok(())
+    }
+}
+
+/// `visit_*` methods handed on as they are.
+macro_rules! hand_on {
+    ($($method:ident($ty:ty),)*) => {$(
+        #[inline]
+        fn $method<E: Error>(self, v: $ty) -> Result<V::Value, E> {
+            self.visitor.$method(v)
+        }
+    )*};
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for GuardVisitor<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    hand_on! {
+        visit_bool(bool),
+        visit_i8(i8),
+        visit_i16(i16),
+        visit_i32(i32),
+        visit_i64(i64),
+        visit_i128(i128),
+        visit_u8(u8),
+        visit_u16(u16),
+        visit_u32(u32),
+        visit_u64(u64),
+        visit_u128(u128),
+        visit_f32(f32),
+        visit_f64(f64),
+        visit_char(char),
+    }
+
+    #[inline]
+    fn visit_str<E: Error>(self, v: &str) -> Result<V::Value, E> {
+        self.refuse(v.as_bytes())?;
+        self.visitor.visit_str(v)
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.refuse(v.as_bytes())?;
+        self.visitor.visit_borrowed_str(v)
+    }
+
+    #[inline]
+    fn visit_string<E: Error>(self, v: String) -> Result<V::Value, E> {
+        self.refuse(v.as_bytes())?;
+        self.visitor.visit_string(v)
+    }
+
+    #[inline]
+    fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<V::Value, E> {
+        self.refuse(v)?;
+        self.visitor.visit_bytes(v)
+    }
+
+    #[inline]
+    fn visit_borrowed_bytes<E: Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
+        self.refuse(v)?;
+        self.visitor.visit_borrowed_bytes(v)
+    }
+
+    #[inline]
+    fn visit_byte_buf<E: Error>(self, v: Vec<u8>) -> Result<V::Value, E> {
+        self.refuse(&v)?;
+        self.visitor.visit_byte_buf(v)
+    }
+
+    fn visit_none<E: Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_none()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
+        self.visitor.visit_some(deserializer)
+    }
+
+    fn visit_unit<E: Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_unit()
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<V::Value, D::Error> {
+        self.visitor.visit_newtype_struct(deserializer)
+    }
+
+    fn visit_seq<Q: SeqAccess<'de>>(self, seq: Q) -> Result<V::Value, Q::Error> {
+        self.visitor.visit_seq(seq)
+    }
+
+    fn visit_map<N: MapAccess<'de>>(self, map: N) -> Result<V::Value, N::Error> {
+        self.visitor.visit_map(map)
+    }
+
+    fn visit_enum<N: EnumAccess<'de>>(self, data: N) -> Result<V::Value, N::Error> {
+        self.visitor.visit_enum(data)
     }
 }
 

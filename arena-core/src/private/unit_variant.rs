@@ -3,7 +3,9 @@
 
 use core::fmt;
 
-use serde::de::{Error, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{Error, MapAccess, SeqAccess, Visitor};
+
+use super::content::IgnoredContent;
 
 /// The rest of an internally tagged unit variant's map (its entries read past) or sequence
 /// (left to the replay's length check). Not public API.
@@ -36,7 +38,10 @@ impl<'de> Visitor<'de> for InternallyTaggedUnitVisitor {
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        while map
+            .next_entry::<IgnoredContent, IgnoredContent>()?
+            .is_some()
+        {}
         Ok(())
     }
 }

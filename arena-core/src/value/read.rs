@@ -32,6 +32,14 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Value<'bum
     ) -> Result<Self, D::Error> {
         deserializer.deserialize_any(ValueVisitor { arena })
     }
+
+    /// Whatever the input holds, as serde's buffer holds it.
+    fn __deserialize_content_in<'de, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ValueVisitor { arena })
+    }
 }
 
 /// Builds a [`Value`] from whatever the format visits.

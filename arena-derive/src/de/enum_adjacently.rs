@@ -41,11 +41,12 @@ pub fn deserialize(
         .unwrap_or_else(|| format!("adjacently tagged enum {rust_name}"));
     let type_name = &cattrs.name;
     let deny_unknown_fields = cattrs.deny_unknown_fields;
+    let content_read = params.content;
 
     let missing_content = missing_content(params, cont, deserialized, content);
 
     let next_key = quote! {
-        #krate::__private::next_adjacent_key(&mut __map, #tag, #content, #deny_unknown_fields)?
+        #krate::__private::next_adjacent_key(&mut __map, #tag, #content, #deny_unknown_fields, #content_read)?
     };
     let variant_from_map = quote! {
         __serde::de::MapAccess::next_value_seed(
@@ -54,7 +55,7 @@ pub fn deserialize(
         )?
     };
     let finish = quote! {
-        #krate::__private::finish_adjacent(&mut __map, #tag, #content, #deny_unknown_fields, __ret)
+        #krate::__private::finish_adjacent(&mut __map, #tag, #content, #deny_unknown_fields, #content_read, __ret)
     };
     let key = quote!(#krate::__private::AdjacentKey);
     let finish_content_then_tag = if deserialized.is_empty() {
@@ -149,6 +150,11 @@ pub fn deserialize(
         (&quote!(__human_readable: bool,), &quote!(__human_readable,)),
     );
 
+    let entry = params.entry(
+        quote!(__serde::Deserializer::deserialize_struct(__deserializer, #type_name, FIELDS, #visitor_value)),
+        "Struct",
+        &visitor_value,
+    );
     quote! {
         #variant_visitor
 
@@ -162,7 +168,7 @@ pub fn deserialize(
         const FIELDS: &'static [&'static str] = &[#tag, #content];
 
         let __human_readable = __serde::Deserializer::is_human_readable(&__deserializer);
-        __serde::Deserializer::deserialize_struct(__deserializer, #type_name, FIELDS, #visitor_value)
+        #entry
     }
 }
 

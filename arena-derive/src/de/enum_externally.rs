@@ -59,6 +59,17 @@ pub fn deserialize(
         },
     );
     let name = &cattrs.name;
+    let krate = &params.krate;
+    let entry = if params.content {
+        quote! {
+            __serde::Deserializer::deserialize_any(
+                __deserializer,
+                #krate::__private::EnumRules(#visitor_value),
+            )
+        }
+    } else {
+        quote!(__serde::Deserializer::deserialize_enum(__deserializer, #name, VARIANTS, #visitor_value))
+    };
     quote! {
         #variant_visitor
 
@@ -66,7 +77,7 @@ pub fn deserialize(
 
         #variants_const
 
-        __serde::Deserializer::deserialize_enum(__deserializer, #name, VARIANTS, #visitor_value)
+        #entry
     }
 }
 

@@ -21,8 +21,10 @@ pub fn deserialize(
 ) -> TokenStream {
     let krate = &params.krate;
     let (variant_visitor, variants_const) = enum_variant::identifier(params, deserialized);
+    // serde replays the variant's content from its buffer: the seed reads it that way.
+    let content = params.content();
     let (seed, seed_value) =
-        enum_variant::seed(params, cont, deserialized, Content::InternallyTagged);
+        enum_variant::seed(&content, cont, deserialized, Content::InternallyTagged);
     let seed_value = seed_value(&quote!(__variant));
     let expecting = cont
         .attrs

@@ -99,10 +99,15 @@ pub fn dispatch(params: &Params, form: &Form, visitor: &TokenStream) -> TokenStr
     let human_readable = quote! {
         let __human_readable = __serde::Deserializer::is_human_readable(&__deserializer);
     };
+    let map = params.entry(
+        quote!(__serde::Deserializer::deserialize_map(__deserializer, #visitor)),
+        "Map",
+        visitor,
+    );
     match form {
         Form::Struct(_) => quote! {
             #human_readable
-            __serde::Deserializer::deserialize_map(__deserializer, #visitor)
+            #map
         },
         // serde_derive makes its visitor a seed; this one builds the visitor from the
         // deserializer it is given, whose `is_human_readable` it needs.
@@ -113,7 +118,7 @@ pub fn dispatch(params: &Params, form: &Form, visitor: &TokenStream) -> TokenStr
                 &params.this_ty,
                 &quote! {
                     #human_readable
-                    __serde::Deserializer::deserialize_map(__deserializer, #visitor)
+                    #map
                 },
             );
             quote! {
@@ -122,9 +127,16 @@ pub fn dispatch(params: &Params, form: &Form, visitor: &TokenStream) -> TokenStr
                 __serde::de::VariantAccess::newtype_variant_seed(__variant, #seed_value)
             }
         }
-        Form::InternallyTagged(..) | Form::Untagged(..) => quote! {
-            #human_readable
-            __serde::Deserializer::deserialize_any(__deserializer, #visitor)
-        },
+        Form::InternallyTagged(..) | Form::Untagged(..) => {
+            let any = params.entry(
+                quote!(__serde::Deserializer::deserialize_any(__deserializer, #visitor)),
+                "Any",
+                visitor,
+            );
+            quote! {
+                #human_readable
+                #any
+            }
+        }
     }
 }

@@ -78,16 +78,24 @@ pub fn deserialize(
         _ if flatten => flatten::dispatch(params, form, &visitor_value),
         Form::Struct(_) => {
             let name = &cattrs.name;
-            quote! {
-                __serde::Deserializer::deserialize_struct(__deserializer, #name, FIELDS, #visitor_value)
-            }
+            params.entry(
+                quote! {
+                    __serde::Deserializer::deserialize_struct(__deserializer, #name, FIELDS, #visitor_value)
+                },
+                "Struct",
+                &visitor_value,
+            )
         }
         Form::Variant(..) => quote! {
             __serde::de::VariantAccess::struct_variant(__variant, FIELDS, #visitor_value)
         },
-        Form::InternallyTagged(..) | Form::Untagged(..) => quote! {
-            __serde::Deserializer::deserialize_any(__deserializer, #visitor_value)
-        },
+        Form::InternallyTagged(..) | Form::Untagged(..) => params.entry(
+            quote! {
+                __serde::Deserializer::deserialize_any(__deserializer, #visitor_value)
+            },
+            "Any",
+            &visitor_value,
+        ),
     };
 
     quote! {
@@ -144,16 +152,31 @@ fn visit_map_body(
     let ignored_arm = if flatten {
         Some(flatten::collect_arm())
     } else {
+        let krate = &params.krate;
+        // serde's buffer read an unknown field's value whole, so reading as from it does too.
+        let ignored = if params.content {
+            quote!(#krate::__private::IgnoredContent)
+        } else {
+            quote!(__serde::de::IgnoredAny)
+        };
         (!cattrs.deny_unknown_fields).then(|| {
             quote! {
                 _ => {
-                    let _ = __serde::de::MapAccess::next_value::<__serde::de::IgnoredAny>(&mut __map)?;
+                    let _ = __serde::de::MapAccess::next_value::<#ignored>(&mut __map)?;
                 }
             }
         })
     };
     let next_key = if flatten {
         flatten::next_key()
+    } else if params.content {
+        let krate = &params.krate;
+        quote! {
+            __serde::de::MapAccess::next_key_seed(
+                &mut __map,
+                #krate::__private::IdentifierSeed(::core::marker::PhantomData::<__Field>),
+            )?
+        }
     } else {
         quote!(__serde::de::MapAccess::next_key::<__Field>(&mut __map)?)
     };

@@ -58,19 +58,31 @@ pub fn deserialize(
     );
     let name = &cattrs.name;
     let dispatch = match form {
+        // serde's buffer hands a newtype struct itself to the visitor.
+        Form::Struct(_) if is_newtype && params.content => quote! {
+            __serde::de::Visitor::visit_newtype_struct(#visitor_value, __deserializer)
+        },
         Form::Struct(_) if is_newtype => quote! {
             __serde::Deserializer::deserialize_newtype_struct(__deserializer, #name, #visitor_value)
         },
-        Form::Struct(_) => quote! {
-            __serde::Deserializer::deserialize_tuple_struct(__deserializer, #name, #field_count, #visitor_value)
-        },
+        Form::Struct(_) => params.entry(
+            quote! {
+                __serde::Deserializer::deserialize_tuple_struct(__deserializer, #name, #field_count, #visitor_value)
+            },
+            "Seq",
+            &visitor_value,
+        ),
         Form::Variant(..) => quote! {
             __serde::de::VariantAccess::tuple_variant(__variant, #field_count, #visitor_value)
         },
         // An internally tagged enum has no tuple variants (`check_tagging`).
-        Form::InternallyTagged(..) | Form::Untagged(..) => quote! {
-            __serde::Deserializer::deserialize_tuple(__deserializer, #field_count, #visitor_value)
-        },
+        Form::InternallyTagged(..) | Form::Untagged(..) => params.entry(
+            quote! {
+                __serde::Deserializer::deserialize_tuple(__deserializer, #field_count, #visitor_value)
+            },
+            "Seq",
+            &visitor_value,
+        ),
     };
 
     quote! {

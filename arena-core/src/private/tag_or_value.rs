@@ -5,7 +5,7 @@ use core::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, EnumAccess, Error, MapAccess, SeqAccess, Visitor};
 
-use super::{ENUM_INPUT, expecting_key};
+use super::content::ENUM_INPUT;
 use crate::value::ValueVisitor;
 use crate::{BumpAllocator, Value};
 
@@ -58,7 +58,10 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for TagOrValueSeed<'bum
     type Value = TagOrValue<'bump>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        expecting_key(f, self.tag)
+        match self.tag {
+            Some(tag) => write!(f, "a type tag `{tag}` or any other value"),
+            None => f.write_str("any value"),
+        }
     }
 
     to_value! {
