@@ -645,7 +645,7 @@ macro_rules! corrupted_flat {
             {
                 continue;
             }
-            differential!(@bytes format, $arena_ty, $owned_ty, &bytes, false);
+            differential!(@bytes format, $arena_ty, $owned_ty, &bytes, arena_tests::derive_support::Errors::AnyMessage);
         }
     }};
 }
@@ -678,7 +678,7 @@ proptest! {
 macro_rules! read_both {
     ($format:expr, $arena_ty:ty, $owned_ty:ty, $bytes:expr) => {{
         let bytes: &[u8] = $bytes;
-        differential!(@bytes $format, $arena_ty, $owned_ty, bytes, true);
+        differential!(@bytes $format, $arena_ty, $owned_ty, bytes, arena_tests::derive_support::Errors::SameMessage);
         $format.decode_owned::<$owned_ty>(bytes).err()
     }};
 }

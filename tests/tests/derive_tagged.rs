@@ -516,7 +516,7 @@ macro_rules! tag_at {
         let moved = TagAt::new($value, $tag, $position);
         for format in SELF_DESCRIBING {
             let bytes = format.to_bytes(&moved);
-            differential!(@bytes format, $arena_ty, $owned_ty, &bytes, true);
+            differential!(@bytes format, $arena_ty, $owned_ty, &bytes, arena_tests::derive_support::Errors::SameMessage);
         }
     }};
 }
@@ -605,7 +605,7 @@ proptest! {
 macro_rules! same {
     ($format:expr, $arena_ty:ty, $owned_ty:ty, $bytes:expr) => {{
         let bytes: &[u8] = $bytes;
-        differential!(@bytes $format, $arena_ty, $owned_ty, bytes, true);
+        differential!(@bytes $format, $arena_ty, $owned_ty, bytes, arena_tests::derive_support::Errors::SameMessage);
         $format.decode_owned::<$owned_ty>(bytes).err()
     }};
 }

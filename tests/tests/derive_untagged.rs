@@ -419,7 +419,7 @@ proptest! {
 macro_rules! same_reading {
     ($format:expr, $arena_ty:ty, $owned_ty:ty, $bytes:expr) => {{
         let bytes: &[u8] = $bytes;
-        differential!(@bytes $format, $arena_ty, $owned_ty, bytes, true);
+        differential!(@bytes $format, $arena_ty, $owned_ty, bytes, arena_tests::derive_support::Errors::SameMessage);
         $format.decode_owned::<$owned_ty>(bytes).err()
     }};
 }
@@ -1002,7 +1002,7 @@ fn beyond_serde_variants_see_whether_the_format_is_human_readable() {
     let ip = OwnedHost::Ip(Ipv4Addr::new(192, 168, 0, 1));
     // JSON is human-readable: a string, which serde's buffer (always "human-readable") reads
     // too.
-    differential!(@bytes Json, Host<'_>, OwnedHost, &Json.to_bytes(&ip), true);
+    differential!(@bytes Json, Host<'_>, OwnedHost, &Json.to_bytes(&ip), arena_tests::derive_support::Errors::SameMessage);
     // MessagePack and CBOR are not: four bytes, which serde's buffer hands to `Ipv4Addr` as
     // if they were human-readable (serde issue #2172), so no variant reads them.
     for format in [MsgPack, Format::MsgPackNamed, Cbor] {
