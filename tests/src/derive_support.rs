@@ -577,23 +577,24 @@ macro_rules! json_refuses {
 /// Declares an arena type and its owned twin from one definition (the same attributes on
 /// both), the field-by-field comparison, and a proptest strategy for the twin.
 ///
-/// Each field is `name: ArenaType => OwnedType`.
+/// Each field is `name: ArenaType => OwnedType`. A visibility before `struct` applies to both
+/// types and to their fields.
 #[macro_export]
 macro_rules! twins {
     (
         $(#[$attr:meta])*
-        struct $arena:ident<$lt:lifetime> / $owned:ident {
+        $vis:vis struct $arena:ident<$lt:lifetime> / $owned:ident {
             $( $(#[$fattr:meta])* $field:ident : $aty:ty => $oty:ty ),+ $(,)?
         }
     ) => {
         #[derive(arena_core::ArenaDeserialize, Debug)]
         $(#[$attr])*
         #[allow(dead_code)]
-        struct $arena<$lt> { $( $(#[$fattr])* $field: $aty ),+ }
+        $vis struct $arena<$lt> { $( $(#[$fattr])* $vis $field: $aty ),+ }
 
         #[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
         $(#[$attr])*
-        struct $owned { $( $(#[$fattr])* $field: $oty ),+ }
+        $vis struct $owned { $( $(#[$fattr])* $vis $field: $oty ),+ }
 
         impl $crate::derive_support::SameAs<$owned> for $arena<'_> {
             fn same_as(&self, owned: &$owned) -> bool {
