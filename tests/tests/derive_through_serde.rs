@@ -385,9 +385,9 @@ fn serde_read_fields_in_other_shapes_match_serde_derive() {
         OwnedChange::Set(None),
         OwnedChange::Clear,
     ] {
-        differential!(Change, OwnedChange, &change);
+        differential!(Change, OwnedChange, &change, Errors::AnyMessage);
     }
     for json in [r#"{"t": "Set"}"#, r#"{"c": "public", "t": "Set"}"#] {
-        differential!(@bytes Format::Json, Change, OwnedChange, json.as_bytes(), Errors::SameMessage);
+        differential!(@bytes Format::Json, Change, OwnedChange, json.as_bytes(), Errors::AnyMessage);
     }
 }
