@@ -57,7 +57,13 @@ macro_rules! corrupted {
         let value: &$owned_ty = $value;
         for format in $crate::Format::ALL {
             let bytes = $crate::corruption::corrupt(format.to_bytes(value), $corruptions);
-            $crate::differential!(@bytes format, $arena_ty, $owned_ty, &bytes, false);
+            $crate::differential!(
+                @bytes format,
+                $arena_ty,
+                $owned_ty,
+                &bytes,
+                $crate::derive_support::Errors::AnyMessage
+            );
         }
     }};
 }

@@ -3,6 +3,8 @@
 //!
 //! The bar: for any type and any format, `#[derive(ArenaDeserialize)]` reads exactly
 //! what serde_derive's `Deserialize` reads for the owned twin, and rejects what it rejects.
+//! Where both reject, [`Errors`] says how their messages compare: the same message on the
+//! typed paths, any message in the buffered representations.
 
 use core::fmt;
 
@@ -271,6 +273,81 @@ pub enum Outcome {
     BothFailed(String, String),
 }
 
+/// How the derive's error must compare with serde_derive's when both refuse an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Errors {
+    /// The same message (serde's, naming the twin's type without its `Owned`). For the typed
+    /// paths: plain structs, tuple structs, externally tagged enums and newtypes, at the top
+    /// level and not inside a buffered representation.
+    SameMessage,
+    /// An error, whatever its message. For the buffered representations (internally and
+    /// adjacently tagged enums, untagged enums and variants, structs with flattened fields) and
+    /// everything read inside them, where serde's buffer loses the input's position and the
+    /// derive may report it; and for corrupted input, which each side may refuse at a different
+    /// point.
+    AnyMessage,
+}
+
+impl Errors {
+    /// Checks `outcome` (what one arena read) against this rule.
+    ///
+    /// # Panics
+    ///
+    /// Under [`Errors::SameMessage`], when both failed with different messages.
+    pub fn check(self, context: &dyn fmt::Display, outcome: &Outcome) {
+        if let (Errors::SameMessage, Outcome::BothFailed(serde, derive)) = (self, outcome) {
+            assert_eq!(
+                serde.replace("Owned", ""),
+                *derive,
+                "{context}: different errors"
+            );
+        }
+    }
+}
+
+/// Both serde_derive and the derive refused one input.
+#[derive(Debug, PartialEq)]
+pub struct Refusal {
+    /// serde_derive's message, naming the twin's type without its `Owned`. Under
+    /// [`Errors::SameMessage`] it is the derive's message on every arena too; under
+    /// [`Errors::AnyMessage`] it says why the input is refused, for a test to check that the
+    /// input breaks the rule it is about.
+    pub serde: String,
+    /// The derive's message on each arena, in [`with_each_arena!`](crate::with_each_arena)'s
+    /// order.
+    pub derive: Vec<String>,
+}
+
+impl Refusal {
+    /// Whether the derive's message contains `text` on every arena.
+    #[must_use]
+    pub fn derive_says(&self, text: &str) -> bool {
+        self.derive.iter().all(|message| message.contains(text))
+    }
+}
+
+/// What one input gave on every arena, from the [`Outcome`] of each: `None` when both read it
+/// (the same value), or both refusals.
+///
+/// # Panics
+///
+/// When serde_derive read the input on one arena and refused it on another.
+pub fn refusal(outcomes: Vec<Outcome>) -> Option<Refusal> {
+    let mut serde = None;
+    let mut derive = Vec::new();
+    for outcome in &outcomes {
+        if let Outcome::BothFailed(s, d) = outcome {
+            serde.get_or_insert_with(|| s.replace("Owned", ""));
+            derive.push(d.clone());
+        }
+    }
+    assert!(
+        derive.is_empty() || derive.len() == outcomes.len(),
+        "serde_derive read the same input differently: {outcomes:?}"
+    );
+    serde.map(|serde| Refusal { serde, derive })
+}
+
 /// Compares the two results of reading one input: both values and equal, or both errors.
 ///
 /// # Panics
@@ -400,21 +477,34 @@ pub fn compare_replay<O, A>(
     }
 }
 
-/// Runs `$owned` (a value of the twin) through every format and both arenas: serialize with
+/// Runs `$owned` (a value of the twin) through every format and every arena: serialize with
 /// serde, read back with serde_derive into the twin and with the derive into `$arena_ty`
-/// (written with `'_`), and [`compare`]. Error messages must be equal too. In the
-/// self-describing formats, also [`compare_replay`].
+/// (written with `'_`), and [`compare`]; where both fail, their messages compare as `$errors`
+/// says (an [`Errors`], [`Errors::SameMessage`] when left out). In the self-describing
+/// formats, also [`compare_replay`].
+///
+/// The `@bytes` form reads given bytes in one format, and gives their [`refusal`].
 #[macro_export]
 macro_rules! differential {
-    ($arena_ty:ty, $owned_ty:ty, $owned:expr) => {{
+    ($arena_ty:ty, $owned_ty:ty, $owned:expr, $errors:expr) => {{
         let value: &$owned_ty = $owned;
         for format in $crate::Format::ALL {
             let bytes = format.to_bytes(value);
-            $crate::differential!(@bytes format, $arena_ty, $owned_ty, &bytes, true);
+            $crate::differential!(@bytes format, $arena_ty, $owned_ty, &bytes, $errors);
         }
     }};
-    (@bytes $format:expr, $arena_ty:ty, $owned_ty:ty, $bytes:expr, $same_errors:expr) => {{
+    ($arena_ty:ty, $owned_ty:ty, $owned:expr) => {
+        $crate::differential!(
+            $arena_ty,
+            $owned_ty,
+            $owned,
+            $crate::derive_support::Errors::SameMessage
+        )
+    };
+    (@bytes $format:expr, $arena_ty:ty, $owned_ty:ty, $bytes:expr, $errors:expr) => {{
         let format: $crate::Format = $format;
+        let errors: $crate::derive_support::Errors = $errors;
+        let mut outcomes = ::std::vec::Vec::new();
         $crate::with_each_arena!(|arena| {
             let owned = format.decode_owned::<$owned_ty>($bytes);
             let read: Result<$arena_ty, String> = format.decode_in(arena, $bytes);
@@ -422,37 +512,89 @@ macro_rules! differential {
             $crate::__deps::arena_core::__private::check_call_invariants();
             let context = format!("{format} {} {:02x?}", stringify!($arena_ty), $bytes);
             $crate::derive_support::compare_replay(&context, format, arena, $bytes, &owned);
-            if let $crate::derive_support::Outcome::BothFailed(o, a) =
-                $crate::derive_support::compare(&context, owned, read)
-            {
-                if $same_errors {
-                    assert_eq!(o.replace("Owned", ""), a, "{context}: different errors");
-                }
-            }
+            let outcome = $crate::derive_support::compare(&context, owned, read);
+            errors.check(&context, &outcome);
+            outcomes.push(outcome);
         });
+        $crate::derive_support::refusal(outcomes)
+    }};
+}
+
+/// Reads hand-written `$bytes` in `$format` with serde_derive into `$owned_ty` and with the
+/// derive into `$arena_ty` on every arena, as [`differential!`] does, their errors compared as
+/// `$errors` says: `None` when both read the same value, else the [`Refusal`].
+#[macro_export]
+macro_rules! same_reading {
+    ($format:expr, $arena_ty:ty, $owned_ty:ty, $bytes:expr, $errors:expr) => {{
+        let bytes: &[u8] = $bytes;
+        $crate::differential!(@bytes $format, $arena_ty, $owned_ty, bytes, $errors)
+    }};
+}
+
+/// [`same_reading!`] of JSON text (a `&str` or a `String`) that both must read: the same value
+/// on every arena. With `in $arena`, gives the value the derive reads into `$arena`, to look
+/// into.
+#[macro_export]
+macro_rules! json_reads {
+    ($arena_ty:ty, $owned_ty:ty, $json:expr) => {{
+        let json: &str = &$json;
+        let refusal = $crate::same_reading!(
+            $crate::Format::Json,
+            $arena_ty,
+            $owned_ty,
+            json.as_bytes(),
+            $crate::derive_support::Errors::AnyMessage
+        );
+        assert_eq!(refusal, None, "{json}");
+    }};
+    (in $arena:expr, $arena_ty:ty, $owned_ty:ty, $json:expr) => {{
+        let json: &str = &$json;
+        $crate::json_reads!($arena_ty, $owned_ty, json);
+        let read: $arena_ty = $crate::Format::Json
+            .decode_in($arena, json.as_bytes())
+            .expect("read above");
+        read
+    }};
+}
+
+/// [`same_reading!`] of JSON text (a `&str` or a `String`) that both must refuse, their errors
+/// compared as `$errors` says: the [`Refusal`].
+#[macro_export]
+macro_rules! json_refuses {
+    ($arena_ty:ty, $owned_ty:ty, $json:expr, $errors:expr) => {{
+        let json: &str = &$json;
+        $crate::same_reading!(
+            $crate::Format::Json,
+            $arena_ty,
+            $owned_ty,
+            json.as_bytes(),
+            $errors
+        )
+        .unwrap_or_else(|| panic!("both read {json}"))
     }};
 }
 
 /// Declares an arena type and its owned twin from one definition (the same attributes on
 /// both), the field-by-field comparison, and a proptest strategy for the twin.
 ///
-/// Each field is `name: ArenaType => OwnedType`.
+/// Each field is `name: ArenaType => OwnedType`. A visibility before `struct` applies to both
+/// types and to their fields.
 #[macro_export]
 macro_rules! twins {
     (
         $(#[$attr:meta])*
-        struct $arena:ident<$lt:lifetime> / $owned:ident {
+        $vis:vis struct $arena:ident<$lt:lifetime> / $owned:ident {
             $( $(#[$fattr:meta])* $field:ident : $aty:ty => $oty:ty ),+ $(,)?
         }
     ) => {
         #[derive(arena_core::ArenaDeserialize, Debug)]
         $(#[$attr])*
         #[allow(dead_code)]
-        struct $arena<$lt> { $( $(#[$fattr])* $field: $aty ),+ }
+        $vis struct $arena<$lt> { $( $(#[$fattr])* $vis $field: $aty ),+ }
 
         #[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
         $(#[$attr])*
-        struct $owned { $( $(#[$fattr])* $field: $oty ),+ }
+        $vis struct $owned { $( $(#[$fattr])* $vis $field: $oty ),+ }
 
         impl $crate::derive_support::SameAs<$owned> for $arena<'_> {
             fn same_as(&self, owned: &$owned) -> bool {

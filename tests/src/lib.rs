@@ -7,6 +7,7 @@ pub mod hostile;
 pub mod owned_value;
 pub mod recursive;
 pub mod shapes;
+pub mod tagged;
 
 pub use formats::Format;
 
