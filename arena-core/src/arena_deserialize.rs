@@ -111,6 +111,16 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     #[doc(hidden)]
     const __SLICE_IS_SEQ: bool = true;
 
+    /// The field names (aliases included) when `Self` is a struct that reads a flattened
+    /// field's entries by name, as a derived struct with named fields does: serde's flattened
+    /// deserializer then hands it the entries named in its `FIELDS`, and nothing else. `None`
+    /// for every other type (a map, an option, an enum read from flattened data).
+    ///
+    /// Not public API: it lets a struct hand its flattened struct's entries over as the input
+    /// is read, instead of buffering them.
+    #[doc(hidden)]
+    const __FLAT_FIELDS: Option<&'static [&'static str]> = None;
+
     /// Deserializes a value from a self-describing `deserializer` as serde reads it back from
     /// its buffer of the same input (`ContentDeserializer`): how the content of an internally
     /// tagged enum's variant reads. The default buffers the value and replays it under serde's

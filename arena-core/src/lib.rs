@@ -136,11 +136,11 @@ pub mod __private {
     pub use crate::call::check_invariants as check_call_invariants;
     pub use crate::private::{
         AdjacentKey, AdjacentVariantSeed, Ask, BufferedSeed, ContentSeed, EnumRules, FlatCollector,
-        FlatEntry, FlatMapDeserializer, IdentifierSeed, IgnoredContent,
+        FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, IdentifierSeed, IgnoredContent,
         InternallyTaggedUnitVisitor, Rules, Scalar, UntaggedUnitVisitor,
         deserialize_internally_tagged, finish_adjacent, flat_deny_unknown_fields, flat_key_bytes,
-        flat_key_str, from_utf8_lossy, missing_field, missing_field_serde, next_adjacent_key,
-        replay_content,
+        flat_key_str, flat_wanted, from_utf8_lossy, missing_field, missing_field_serde,
+        next_adjacent_key, replay_content,
     };
     pub use crate::scratch::thread_scratch_capacity;
 }

@@ -21,8 +21,8 @@ pub use content::{
     Ask, BufferedSeed, ContentSeed, EnumRules, IdentifierSeed, IgnoredContent, Rules, Scalar,
 };
 pub use flatten::{
-    FlatCollector, FlatEntry, FlatMapDeserializer, flat_deny_unknown_fields, flat_key_bytes,
-    flat_key_str,
+    FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, flat_deny_unknown_fields,
+    flat_key_bytes, flat_key_str, flat_wanted,
 };
 pub use internally_tagged::deserialize_internally_tagged;
 pub use unit_variant::{InternallyTaggedUnitVisitor, UntaggedUnitVisitor};

@@ -53,6 +53,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     });
+    let flat_fields = flat_fields(&cont);
     let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
     let field_checks = field_check::checks(&params, &cont);
 
@@ -95,6 +96,8 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
                 }
 
                 #content
+
+                #flat_fields
             }
         };
     })
@@ -144,6 +147,26 @@ fn content_body(params: &Params, cont: &Container) -> Option<TokenStream> {
             }
         }
     }
+}
+
+/// `const __FLAT_FIELDS`, for a struct with named fields and none flattened, read as itself:
+/// flattened into another struct, it takes the entries named in its `FIELDS` (aliases
+/// included), as serde's flattened deserializer hands them to it.
+fn flat_fields(cont: &Container) -> Option<TokenStream> {
+    if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
+        return None;
+    }
+    let Data::Struct(Style::Struct, fields) = &cont.data else {
+        return None;
+    };
+    if flatten::has_flatten(fields) {
+        return None;
+    }
+    let names = deserialized_fields(fields).flat_map(|(_, field)| field.attrs.aliases.iter());
+    Some(quote! {
+        const __FLAT_FIELDS: ::core::option::Option<&'static [&'static str]> =
+            ::core::option::Option::Some(&[#(#names),*]);
+    })
 }
 
 /// `Self::deserialize_in(__arena, __deserializer)`.

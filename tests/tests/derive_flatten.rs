@@ -1449,8 +1449,53 @@ fn buffered_entries_count_against_the_limits() {
         .unwrap();
     assert!(err.starts_with("string length limit of 50"), "{err}");
     let budget = Limits::default().max_bytes(100);
-    let err = read_limited::<Keys>(&bump, &long_key.replace("name", "id"), budget)
+    let unclaimed_key = format!(r#"{{"id": 1, "{}": 1}}"#, "k".repeat(100));
+    let err = read_limited::<Keys>(&bump, &unclaimed_key, budget)
         .err()
         .unwrap();
     assert!(err.starts_with("arena byte limit of 100 bytes"), "{err}");
+}
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct Header {
+    id: u32,
+    ts: u64,
+}
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+struct WithHeader {
+    #[arena(flatten)]
+    header: Header,
+    x: u32,
+}
+
+/// A flattened struct (the first flattened field, reading its entries by name) takes its
+/// entries as the map is read: nothing is buffered, so a read that holds no string or slice
+/// fits a byte budget of zero, and the struct's own keys may come before, between and after.
+#[test]
+fn a_flattened_struct_reads_its_entries_unbuffered() {
+    let bump = bumpalo::Bump::new();
+    let none = Limits::default().max_bytes(0);
+    for json in [
+        r#"{"id": 1, "ts": 2, "x": 3}"#,
+        r#"{"x": 3, "ts": 2, "id": 1}"#,
+        r#"{"ts": 2, "x": 3, "id": 1}"#,
+    ] {
+        let read = read_limited::<WithHeader>(&bump, json, none).unwrap();
+        let expected = WithHeader {
+            header: Header { id: 1, ts: 2 },
+            x: 3,
+        };
+        assert_eq!(read, expected, "{json}");
+    }
+    // An unknown key is still buffered for the flattened fields after it: it needs the budget.
+    let err = read_limited::<WithHeader>(&bump, r#"{"id": 1, "ts": 2, "x": 3, "y": 4}"#, none)
+        .err()
+        .unwrap();
+    assert!(err.starts_with("arena byte limit of 0 bytes"), "{err}");
+    // A second entry of the flattened struct's is serde's duplicate field.
+    let err = read_limited::<WithHeader>(&bump, r#"{"id": 1, "x": 3, "id": 1, "ts": 2}"#, none)
+        .err()
+        .unwrap();
+    assert!(err.starts_with("duplicate field `id`"), "{err}");
 }

@@ -31,6 +31,12 @@
 //! value reads exactly (serde's buffer cannot hold one: "i128 is not supported", serde issue
 //! #1682).
 //!
+//! When the first flattened field is a struct reading its entries by name
+//! ([`ArenaDeserialize::__FLAT_FIELDS`], which the derive fills in for its structs with named
+//! fields), nothing of it is buffered: the struct reads from a [`FlatDriver`] over the map, which
+//! hands it the entries named in its fields as the map is read, the struct's own to the struct,
+//! and collects the rest for the flattened fields after it.
+//!
 //! The entries are collected on the scratch stack and moved into the arena at their exact size
 //! once the map is read, like any slice: no allocation per entry outside the arena, and the
 //! call's limits count them (their number, their bytes, the depth of their values).
@@ -504,4 +510,155 @@ mod tests {
             "no variant of enum Pick found in flattened data"
         );
     }
+}
+
+/// What the key reader of a [`FlatDriver`] found: the end of the map, one of the struct's own
+/// fields (its value read), or another key. Not public API.
+#[derive(Debug)]
+pub enum FlatNext<'bump> {
+    /// The map has no more entries.
+    End,
+    /// A key of the struct's own, its value read into the struct's slot.
+    Own,
+    /// A key named in the flattened struct's fields (the name from its list).
+    Wanted(&'static str),
+    /// Any other key, its value not read yet.
+    Other(Value<'bump>),
+}
+
+/// The map of a struct whose first flattened field is a struct reading its entries by name
+/// ([`ArenaDeserialize::__FLAT_FIELDS`]), as a `Deserializer` for that field: the map is read
+/// once, each key in turn going to the struct (`own`: its fields), to the flattened struct
+/// (a key named in its fields), or to the [`FlatCollector`] for the flattened fields after it,
+/// as serde's flattened deserializer would have handed them out of its buffer. The flattened
+/// struct's values are read straight from the input, as from serde's buffer (it reads with
+/// `__deserialize_content_in`). Not public API.
+pub struct FlatDriver<'a, 'bump, A: ?Sized, M, F> {
+    map: &'a mut M,
+    collect: &'a mut FlatCollector<'bump, A>,
+    fields: &'static [&'static str],
+    own: F,
+    human_readable: bool,
+    /// Whether the map's end was read.
+    ended: bool,
+}
+
+impl<'a, 'bump, A: ?Sized, M, F> FlatDriver<'a, 'bump, A, M, F> {
+    /// The map `map`, its keys read by `own` (which reads the value of a key of the struct's
+    /// own), the flattened struct's entries named in `fields`, the other entries collected in
+    /// `collect`.
+    pub fn new(
+        map: &'a mut M,
+        collect: &'a mut FlatCollector<'bump, A>,
+        fields: &'static [&'static str],
+        human_readable: bool,
+        own: F,
+    ) -> Self {
+        Self {
+            map,
+            collect,
+            fields,
+            own,
+            human_readable,
+            ended: false,
+        }
+    }
+}
+
+impl<'de, 'bump, A, M, F> FlatDriver<'_, 'bump, A, M, F>
+where
+    A: BumpAllocator + ?Sized,
+    M: MapAccess<'de>,
+    F: FnMut(&mut M) -> Result<FlatNext<'bump>, M::Error>,
+{
+    /// The next key named in the flattened struct's fields, the entries before it handed to the
+    /// struct or collected; `None` at the end of the map.
+    fn next_wanted(&mut self) -> Result<Option<&'static str>, M::Error> {
+        while !self.ended {
+            match (self.own)(self.map)? {
+                FlatNext::End => self.ended = true,
+                FlatNext::Own => {}
+                FlatNext::Wanted(name) => return Ok(Some(name)),
+                FlatNext::Other(key) => self.collect.collect(self.map, key)?,
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl<'de, 'bump, A, M, F> Deserializer<'de> for FlatDriver<'_, 'bump, A, M, F>
+where
+    A: BumpAllocator + ?Sized,
+    M: MapAccess<'de>,
+    F: FnMut(&mut M) -> Result<FlatNext<'bump>, M::Error>,
+{
+    type Error = M::Error;
+
+    /// The flattened struct's entries as a map (what its reading asks for, under serde's
+    /// buffer rules), then the rest of the map read to its end.
+    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, M::Error> {
+        let value = visitor.visit_map(DrivenAccess { driver: &mut self })?;
+        // A derived struct reads every key it is handed, to the end of the map.
+        if self.next_wanted()?.is_some() {
+            return Err(M::Error::custom(
+                "invalid length: the flattened struct left entries unread",
+            ));
+        }
+        Ok(value)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<A: ?Sized, M, F> fmt::Debug for FlatDriver<'_, '_, A, M, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FlatDriver")
+            .field("fields", &self.fields)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The flattened struct's entries, as a map.
+struct DrivenAccess<'d, 'a, 'bump, A: ?Sized, M, F> {
+    driver: &'d mut FlatDriver<'a, 'bump, A, M, F>,
+}
+
+impl<'de, 'bump, A, M, F> MapAccess<'de> for DrivenAccess<'_, '_, 'bump, A, M, F>
+where
+    A: BumpAllocator + ?Sized,
+    M: MapAccess<'de>,
+    F: FnMut(&mut M) -> Result<FlatNext<'bump>, M::Error>,
+{
+    type Error = M::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, M::Error> {
+        let Some(name) = self.driver.next_wanted()? else {
+            return Ok(None);
+        };
+        seed.deserialize(StrDeserializer::<M::Error>::new(name))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, M::Error> {
+        self.driver.map.next_value_seed(seed)
+    }
+}
+
+/// The name in `wanted` that `key` (a string's bytes, or bytes) is, if any: a key a flattened
+/// struct reads as the map is read ([`FlatDriver`]). Not public API.
+#[must_use]
+#[inline]
+pub fn flat_wanted(wanted: &'static [&'static str], key: &[u8]) -> Option<&'static str> {
+    wanted.iter().copied().find(|name| name.as_bytes() == key)
 }

@@ -42,35 +42,123 @@ pub fn let_collect(params: &Params) -> TokenStream {
 }
 
 /// The next key of `__map`, read with the field identifier's seed (which keeps unknown keys in
-/// the arena).
-pub fn next_key() -> TokenStream {
+/// the arena), telling apart the names in `wanted` (a `&'static [&'static str]`).
+pub fn next_key(wanted: &TokenStream) -> TokenStream {
     quote!(__serde::de::MapAccess::next_key_seed(
         &mut __map,
-        __FieldSeed { __arena }
+        __FieldSeed { __arena, __wanted: #wanted }
     )?)
 }
 
-/// The `visit_map` arm buffering an entry whose key is not one of the struct's own fields.
-pub fn collect_arm() -> TokenStream {
+/// The `visit_map` arms buffering an entry whose key is not one of the struct's own fields.
+pub fn collect_arm(params: &Params) -> TokenStream {
+    let krate = &params.krate;
     quote! {
+        __Field::__wanted(__name) => {
+            __collect.collect(&mut __map, #krate::Value::Str(__name))?;
+        }
         __Field::__other(__key) => {
             __collect.collect(&mut __map, __key)?;
         }
     }
 }
 
+/// The reading of the map's keys, `match_keys` (the loop over `__map` with the arms `arms`
+/// reading the struct's own fields), unless the first flattened field is a struct reading its
+/// entries by name (`ArenaDeserialize::__FLAT_FIELDS`): then that struct reads from a
+/// `FlatDriver` over the map, which hands it the entries named in its fields as the map is read,
+/// the struct's own keys to `arms`, and the rest to `__collect`; the struct is left in
+/// `__first_flat` for [`extract`].
+pub fn drive_first(
+    params: &Params,
+    fields: &[Field],
+    arms: &[TokenStream],
+    match_keys: &TokenStream,
+) -> TokenStream {
+    let Params {
+        krate, bump, arena, ..
+    } = params;
+    let Some((_, first)) = deserialized_fields(fields).find(|(_, field)| is_flattened(field))
+    else {
+        return match_keys.clone();
+    };
+    let ty = first.ty;
+    let next_key = next_key(&quote!(__fields));
+    let other = quote! {
+        __Field::__wanted(__name) => {
+            return ::core::result::Result::Ok(#krate::__private::FlatNext::Wanted(__name));
+        }
+        __Field::__other(__key) => {
+            return ::core::result::Result::Ok(#krate::__private::FlatNext::Other(__key));
+        }
+    };
+    // With no field of its own, every key is another's: the match has nothing after it.
+    let dispatch = if arms.is_empty() {
+        quote!(match __key { #other })
+    } else {
+        quote! {
+            match __key {
+                #(#arms)*
+                #other
+            }
+            ::core::result::Result::Ok(#krate::__private::FlatNext::Own)
+        }
+    };
+    // A field read by serde or by a function is read from the buffered entries, as before.
+    if !matches!(first.read(), crate::ast::Read::Arena) {
+        return quote! {
+            #match_keys
+            let __first_flat: ::core::option::Option<#ty> = ::core::option::Option::None;
+        };
+    }
+    quote! {
+        let __first_flat: ::core::option::Option<#ty> =
+            match <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__FLAT_FIELDS {
+                ::core::option::Option::Some(__fields) => {
+                    let __driver = #krate::__private::FlatDriver::new(
+                        &mut __map,
+                        &mut __collect,
+                        __fields,
+                        __human_readable,
+                        |mut __map: &mut __A| -> ::core::result::Result<#krate::__private::FlatNext<#bump>, __A::Error> {
+                            let ::core::option::Option::Some(__key) = #next_key else {
+                                return ::core::result::Result::Ok(#krate::__private::FlatNext::End);
+                            };
+                            #dispatch
+                        },
+                    );
+                    ::core::option::Option::Some(
+                        <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_content_in(
+                            __arena,
+                            __driver,
+                        )?,
+                    )
+                }
+                ::core::option::Option::None => {
+                    #match_keys
+                    ::core::option::Option::None
+                }
+            };
+    }
+}
+
 /// After the struct's own fields are extracted: the buffered entries moved into the arena, each
-/// flattened field read from them into its `__field{i}`, then, with `deny_unknown_fields`, an
-/// error for the first entry left.
+/// flattened field read from them into its `__field{i}` (the first one unless [`drive_first`]
+/// read it already), then, with `deny_unknown_fields`, an error for the first entry left.
+///
+/// serde reads a flattened field from its buffer of the entries, with `deserialize_in` here: the
+/// flattened deserializer answers as serde's does, whatever the struct reads in.
 pub fn extract(params: &Params, cattrs: &attr::Container, fields: &[Field]) -> TokenStream {
     let krate = &params.krate;
+    let direct = params.direct();
+    let mut first = true;
     let reads = deserialized_fields(fields)
         .filter(|(_, field)| is_flattened(field))
         .map(|(i, field)| {
             let var = field_i(i);
             let ty = field.ty;
             let read = deserialize_field(
-                params,
+                &direct,
                 field,
                 &quote! {
                     #krate::__private::FlatMapDeserializer::<__A::Error>::new(
@@ -79,8 +167,18 @@ pub fn extract(params: &Params, cattrs: &attr::Container, fields: &[Field]) -> T
                     )
                 },
             );
-            quote!(let #var: #ty = #read?;)
+            if core::mem::take(&mut first) {
+                quote! {
+                    let #var: #ty = match __first_flat {
+                        ::core::option::Option::Some(__value) => __value,
+                        ::core::option::Option::None => #read?,
+                    };
+                }
+            } else {
+                quote!(let #var: #ty = #read?;)
+            }
         });
+    let reads: Vec<TokenStream> = reads.collect();
     let deny = cattrs.deny_unknown_fields.then(|| {
         quote! {
             #krate::__private::flat_deny_unknown_fields::<__A::Error>(__collect)?;

@@ -187,7 +187,9 @@ fn bytes_arms(idents: &[Ident]) -> Vec<TokenStream> {
 /// The field identifier of a struct with a flattened field (serde_derive's with
 /// `collect_other_fields`): `__Field<'__bump>`, whose `__other` variant keeps every key that
 /// is not one of the struct's own fields as a `Value` in the arena, and the seed
-/// `__FieldSeed`, which carries the arena, to read it with `next_key_seed`.
+/// `__FieldSeed`, which carries the arena, to read it with `next_key_seed`. A key named in the
+/// seed's `__wanted` list (the fields of a flattened struct reading its entries as the map is
+/// read) is `__Field::__wanted`, with the name from the list: it is not copied.
 ///
 /// As serde's: a field is named by a string or bytes only (an integer is a key like any other,
 /// not a field index); booleans, integers, floats, chars and units are kept as keys (not
@@ -224,12 +226,14 @@ fn generate_collecting(krate: &TokenStream, idents: &[Ident]) -> TokenStream {
         #[doc(hidden)]
         enum __Field<'__bump> {
             #(#variant_idents,)*
+            __wanted(&'static str),
             __other(#krate::Value<'__bump>),
         }
 
         #[doc(hidden)]
         struct __FieldSeed<'__bump, __Arena: ?::core::marker::Sized> {
             __arena: &'__bump __Arena,
+            __wanted: &'static [&'static str],
         }
 
         #[automatically_derived]
@@ -255,10 +259,15 @@ fn generate_collecting(krate: &TokenStream, idents: &[Ident]) -> TokenStream {
             {
                 match __value {
                     #(#str_arms)*
-                    _ => ::core::result::Result::map(
-                        #krate::__private::flat_key_str(self.__arena, __value),
-                        __Field::__other,
-                    ),
+                    _ => match #krate::__private::flat_wanted(self.__wanted, __value.as_bytes()) {
+                        ::core::option::Option::Some(__name) => {
+                            ::core::result::Result::Ok(__Field::__wanted(__name))
+                        }
+                        ::core::option::Option::None => ::core::result::Result::map(
+                            #krate::__private::flat_key_str(self.__arena, __value),
+                            __Field::__other,
+                        ),
+                    },
                 }
             }
 
@@ -268,10 +277,15 @@ fn generate_collecting(krate: &TokenStream, idents: &[Ident]) -> TokenStream {
             {
                 match __value {
                     #(#bytes_arms)*
-                    _ => ::core::result::Result::map(
-                        #krate::__private::flat_key_bytes(self.__arena, __value),
-                        __Field::__other,
-                    ),
+                    _ => match #krate::__private::flat_wanted(self.__wanted, __value) {
+                        ::core::option::Option::Some(__name) => {
+                            ::core::result::Result::Ok(__Field::__wanted(__name))
+                        }
+                        ::core::option::Option::None => ::core::result::Result::map(
+                            #krate::__private::flat_key_bytes(self.__arena, __value),
+                            __Field::__other,
+                        ),
+                    },
                 }
             }
         }

@@ -150,7 +150,7 @@ fn visit_map_body(
         }
     });
     let ignored_arm = if flatten {
-        Some(flatten::collect_arm())
+        Some(flatten::collect_arm(params))
     } else {
         let krate = &params.krate;
         // serde's buffer read an unknown field's value whole, so reading as from it does too.
@@ -168,7 +168,7 @@ fn visit_map_body(
         })
     };
     let next_key = if flatten {
-        flatten::next_key()
+        flatten::next_key(&quote!(&[]))
     } else if params.content {
         let krate = &params.krate;
         quote! {
@@ -180,6 +180,7 @@ fn visit_map_body(
     } else {
         quote!(__serde::de::MapAccess::next_key::<__Field>(&mut __map)?)
     };
+    let arms: Vec<TokenStream> = arms.collect();
     let match_keys = if cattrs.deny_unknown_fields && deserialized.is_empty() {
         quote! {
             ::core::option::Option::map(
@@ -188,7 +189,6 @@ fn visit_map_body(
             );
         }
     } else {
-        let arms: Vec<TokenStream> = arms.collect();
         quote! {
             while let ::core::option::Option::Some(__key) = #next_key {
                 match __key {
@@ -231,6 +231,12 @@ fn visit_map_body(
         )
     } else {
         (None, None)
+    };
+    // With a flattened field, the first one may read its entries as the map is read.
+    let match_keys = if flatten {
+        flatten::drive_first(params, fields, &arms, &match_keys)
+    } else {
+        match_keys
     };
     quote! {
         #(#let_values)*
