@@ -8,7 +8,6 @@ use serde::de::{Deserializer, Error, Visitor};
 use crate::{ArenaDeserialize, BumpAllocator};
 
 mod adjacently_tagged;
-mod buffer;
 pub(crate) mod content;
 mod flatten;
 mod internally_tagged;

@@ -857,32 +857,3 @@ fn deep_nesting_is_a_depth_error() {
         assert!(error.contains("depth limit"), "{error}");
     }
 }
-
-#[derive(ArenaDeserialize, Debug, PartialEq)]
-#[arena(tag = "type")]
-enum Shape<'bump> {
-    Circle { r: u32, name: &'bump str },
-}
-
-/// Where the tag comes after other keys, the map is buffered to be replayed into the variant,
-/// in the thread's buffer arena, given back once the variant is read: the arena being filled
-/// holds the value and nothing else, as when the tag comes first.
-#[test]
-fn a_buffered_map_is_not_kept_in_the_arena() {
-    use arena_core::{BumpAllocator, SlabArena};
-    let used = |json: &str| {
-        let arena = SlabArena::new();
-        let shape: Shape<'_> = arena_core::json::from_str(&arena, json).unwrap();
-        assert_eq!(
-            shape,
-            Shape::Circle {
-                r: 1,
-                name: "a name"
-            }
-        );
-        BumpAllocator::stats(&arena).used_bytes
-    };
-    let first = used(r#"{"type": "Circle", "r": 1, "name": "a name"}"#);
-    let last = used(r#"{"r": 1, "name": "a name", "with": [1, 2, 3], "type": "Circle"}"#);
-    assert_eq!(last, first);
-}

@@ -7,9 +7,8 @@
 //!   the variant, which reads its content as serde reads it from its buffer
 //!   ([`content`](super::content)); a second tag among the rest is serde's `duplicate field`
 //!   error ([`TagGuard`]);
-//! - when the tag comes later, the map is buffered into a [`Value`] in the thread's buffer arena
-//!   ([`with_buffer`]), the tag taken out as serde takes it, and the rest replayed under serde's
-//!   rules ([`ValueDeserializer`]); the buffer is given back once the variant is read;
+//! - when the tag comes later, the map is buffered into a [`Value`] in the arena, the tag taken
+//!   out as serde takes it, and the rest replayed under serde's rules ([`ValueDeserializer`]);
 //! - a sequence is read as serde reads it (the tag first, the rest the content), streamed.
 //!
 //! Either way the variant reads the value serde reads, and refuses what serde refuses; an
@@ -28,7 +27,6 @@ use serde::de::{
     Deserialize, DeserializeSeed, Deserializer, EnumAccess, Error, MapAccess, SeqAccess, Visitor,
 };
 
-use super::buffer::with_buffer;
 use super::content::IgnoredContent;
 use super::tag_or_value::{TagOrValue, TagOrValueSeed};
 use crate::arena_deserialize::NestedSeed;
@@ -57,9 +55,8 @@ where
     S: for<'x> DeserializeSeed<'x, Value = R>,
     A: BumpAllocator + ?Sized,
 {
-    // The value's own allocations go to `arena` through the seed; the buffer is the thread's.
-    let _ = arena;
     let visitor = TaggedVisitor {
+        arena,
         human_readable: deserializer.is_human_readable(),
         tag,
         expecting,
@@ -70,7 +67,8 @@ where
 }
 
 /// The visitor of the map or sequence the tag is in (serde's `TaggedContentVisitor`).
-struct TaggedVisitor<T, F> {
+struct TaggedVisitor<'bump, A: ?Sized, T, F> {
+    arena: &'bump A,
     /// The source format's `is_human_readable`, for a replay.
     human_readable: bool,
     tag: &'static str,
@@ -79,8 +77,9 @@ struct TaggedVisitor<T, F> {
     marker: PhantomData<fn() -> T>,
 }
 
-impl<'de, T, F, S, R> Visitor<'de> for TaggedVisitor<T, F>
+impl<'de, 'bump, A, T, F, S, R> Visitor<'de> for TaggedVisitor<'bump, A, T, F>
 where
+    A: BumpAllocator + ?Sized,
     T: Deserialize<'de>,
     F: FnOnce(T) -> S,
     S: for<'x> DeserializeSeed<'x, Value = R>,
@@ -107,36 +106,34 @@ where
     }
 
     /// The tag at any position; first, the rest streams into the variant, else the map is
-    /// buffered. A key read before the tag goes to the buffer arena, with the rest of the map.
+    /// buffered.
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-        with_buffer(|buffer_arena| {
-            let first = map.next_key_seed(TagOrValueSeed::new(buffer_arena, Some(self.tag)))?;
-            match first {
-                Some(TagOrValue::Tag) => {
-                    let tag = map.next_value::<T>()?;
-                    let mut rest = TagGuard {
-                        map: &mut map,
-                        tag: self.tag,
-                    };
-                    let value = DeserializeSeed::deserialize(
-                        (self.seed)(tag),
-                        MapAccessDeserializer::new(&mut rest),
-                    )?;
-                    if rest.next_key::<IgnoredContent>()?.is_some() {
-                        return Err(M::Error::custom(
-                            "invalid length: the map has more entries than the variant read",
-                        ));
-                    }
-                    Ok(value)
+        let first = map.next_key_seed(TagOrValueSeed::new(self.arena, Some(self.tag)))?;
+        match first {
+            Some(TagOrValue::Tag) => {
+                let tag = map.next_value::<T>()?;
+                let mut rest = TagGuard {
+                    map: &mut map,
+                    tag: self.tag,
+                };
+                let value = DeserializeSeed::deserialize(
+                    (self.seed)(tag),
+                    MapAccessDeserializer::new(&mut rest),
+                )?;
+                if rest.next_key::<IgnoredContent>()?.is_some() {
+                    return Err(M::Error::custom(
+                        "invalid length: the map has more entries than the variant read",
+                    ));
                 }
-                Some(first) => {
-                    let (tag, rest) = buffer(buffer_arena, map, first, self.tag)?;
-                    let replay = ValueDeserializer::by_value(&rest, self.human_readable);
-                    DeserializeSeed::deserialize((self.seed)(tag), replay)
-                }
-                None => Err(M::Error::missing_field(self.tag)),
+                Ok(value)
             }
-        })
+            Some(first) => {
+                let (tag, rest) = buffer(self.arena, map, first, self.tag)?;
+                let replay = ValueDeserializer::by_value(&rest, self.human_readable);
+                DeserializeSeed::deserialize((self.seed)(tag), replay)
+            }
+            None => Err(M::Error::missing_field(self.tag)),
+        }
     }
 }
 
