@@ -857,3 +857,61 @@ fn deep_nesting_is_a_depth_error() {
         assert!(error.contains("depth limit"), "{error}");
     }
 }
+
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+#[arena(tag = "type")]
+enum Reading<'bump> {
+    Sample { value: f64, unit: &'bump str },
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(tag = "type")]
+enum OwnedReading {
+    Sample { value: f64, unit: String },
+}
+
+/// The content of a tag-first variant streams, but reads as serde reads it from its buffer:
+/// in CBOR, whose own reader refuses an integer where a float is asked, a float field takes an
+/// integer (serde's buffer visits what the input held), and an unknown field's value is read
+/// whole, so a string that is not UTF-8 in it is refused as serde's buffer refuses it.
+#[test]
+fn tag_first_content_reads_as_serde_reads_its_buffer() {
+    #[derive(Serialize)]
+    struct Wire<'a> {
+        r#type: &'a str,
+        value: u64,
+        unit: &'a str,
+    }
+    let bytes = cbor4ii::serde::to_vec(
+        Vec::new(),
+        &Wire {
+            r#type: "Sample",
+            value: 3,
+            unit: "K",
+        },
+    )
+    .unwrap();
+    let owned: OwnedReading = cbor4ii::serde::from_slice(&bytes).unwrap();
+    assert_eq!(
+        owned,
+        OwnedReading::Sample {
+            value: 3.0,
+            unit: "K".to_owned()
+        }
+    );
+    let bump = bumpalo::Bump::new();
+    let read: Reading<'_> = arena_core::cbor::from_slice(&bump, &bytes).unwrap();
+    assert_eq!(
+        read,
+        Reading::Sample {
+            value: 3.0,
+            unit: "K"
+        }
+    );
+
+    let mut json = br#"{"type": "Sample", "value": 1.5, "unit": "K", "note": "#.to_vec();
+    json.extend_from_slice(b"\"\xff\xfe\"}");
+    assert!(serde_json::from_slice::<OwnedReading>(&json).is_err());
+    let arena = arena_core::json::from_slice::<Reading<'_>, _>(&bump, &json);
+    assert!(arena.is_err(), "{arena:?}");
+}
