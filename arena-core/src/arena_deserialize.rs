@@ -133,7 +133,7 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        crate::private::content::buffered(arena, deserializer)
+        crate::derive_runtime::content::buffered(arena, deserializer)
     }
 }
 

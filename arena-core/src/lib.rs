@@ -40,8 +40,9 @@
 //!
 //! # How the crate is built
 //!
-//! For contributors reading the source: each module uses only those listed before it, so there
-//! is no import cycle.
+//! For contributors reading the source: each module uses only those listed before it, with one
+//! step back: the content reads of `arena_deserialize` and `impls` (how a value reads as serde
+//! reads it back from its buffer) use `derive_runtime::content`, which reads through the trait.
 //! - `exhaustion` (the thread's count of limit hits and allocation failures), `allocator` (the
 //!   [`BumpAllocator`] trait), `limits` ([`Limits`]), `chunk_pool`;
 //! - `call`, the per-thread state of a deserialization call (limits in force, depth, byte
@@ -51,8 +52,9 @@
 //!   elements go and the visitor that reads one;
 //! - `arena_deserialize`, the trait (its slice hook uses `slice_builder`), then `seed`, which
 //!   opens calls, `impls` and `bstr`; `value` ([`Value`], a dynamic document, and
-//!   [`ValueDeserializer`], which replays one); `private`, what the derive's code calls (its
-//!   tagged enums buffer into a `Value`);
+//!   [`ValueDeserializer`], which replays one); `derive_runtime`, what the derive's code calls:
+//!   serde's buffer rules on a stream (`content`), the tagged enums and flatten (which buffer
+//!   into a `Value` where they must);
 //! - `thread_memory` ([`release_thread_scratch`], over `scratch` and `arena_vec`).
 
 #![warn(missing_docs)]
@@ -68,6 +70,7 @@ mod call;
 #[cfg(feature = "cbor")]
 pub mod cbor;
 mod chunk_pool;
+mod derive_runtime;
 mod exhaustion;
 mod impls;
 #[cfg(feature = "json")]
@@ -77,7 +80,6 @@ mod limits;
 pub mod msgpack;
 #[cfg(feature = "postcard")]
 pub mod postcard;
-mod private;
 mod scratch;
 mod seed;
 mod slab_arena;
@@ -134,7 +136,7 @@ pub mod __private {
     pub use crate::arena_deserialize::NestedSeed;
     pub use crate::call::attempt::{AttemptError, attempt};
     pub use crate::call::check_invariants as check_call_invariants;
-    pub use crate::private::{
+    pub use crate::derive_runtime::{
         AdjacentKey, AdjacentVariantSeed, Ask, BufferedSeed, ContentSeed, EnumRules, FlatCollector,
         FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, IdentifierSeed, IgnoredContent,
         InternallyTaggedUnitVisitor, Rules, Scalar, UntaggedUnitVisitor,

@@ -6,7 +6,6 @@ use core::{fmt, ptr};
 use serde::de::Error;
 
 use super::with;
-use crate::ValueDeserializer;
 use crate::allocator::BumpAllocator;
 use crate::exhaustion;
 
@@ -60,9 +59,9 @@ impl Error for AttemptError {
 ///
 /// Everything `read` allocates in `arena` is given back when it fails, so no reference into
 /// those bytes may outlive the failure. `read` is a function pointer, not a closure: it
-/// captures nothing, and the `input` it reads is a [`ValueDeserializer`], a copy of a document
-/// that lives in the arena from before the attempt and is only read. What is left to the
-/// caller:
+/// captures nothing, and the `input` it reads was made before the attempt began (for the
+/// derive's untagged enums, a `ValueDeserializer`: a copy of a document that lives in the arena
+/// from before the attempt, and is only read). What is left to the caller:
 /// - `read` must not store what it allocates anywhere but in its `Ok` value: not in a static
 ///   or a thread-local, not through `arena` (whose type the caller may have written);
 /// - `arena` is the arena `read` allocates in: another arena would not be rewound, while the
@@ -78,10 +77,10 @@ impl Error for AttemptError {
 /// # Errors
 ///
 /// The error of the limit hit or the allocation failure `read` ran into, after the rewind.
-pub fn attempt<'bump, A, T, E>(
+pub fn attempt<'bump, A, I, T, E>(
     arena: &'bump A,
-    input: ValueDeserializer<'bump, AttemptError>,
-    read: fn(&'bump A, ValueDeserializer<'bump, AttemptError>) -> Result<T, AttemptError>,
+    input: I,
+    read: fn(&'bump A, I) -> Result<T, AttemptError>,
 ) -> Result<Option<T>, E>
 where
     A: BumpAllocator + ?Sized,
@@ -106,10 +105,10 @@ fn ran_out<E: Error>() -> E {
 }
 
 /// `read(arena, input)`, undone when it fails: see [`attempt`].
-fn rewound_on_failure<'bump, A, T>(
+fn rewound_on_failure<'bump, A, I, T>(
     arena: &'bump A,
-    input: ValueDeserializer<'bump, AttemptError>,
-    read: fn(&'bump A, ValueDeserializer<'bump, AttemptError>) -> Result<T, AttemptError>,
+    input: I,
+    read: fn(&'bump A, I) -> Result<T, AttemptError>,
 ) -> Result<T, AttemptError>
 where
     A: BumpAllocator + ?Sized,
@@ -142,8 +141,8 @@ where
         //   arena that opened in it) rewinds to a checkpoint taken inside `read`, after this
         //   one; a call owning the arena further out rewinds only after this function returns.
         // - Nothing allocated after it is used again: `read` failed, so it returned no value;
-        //   it captures nothing (a function pointer); its input is a copy of a document
-        //   allocated before the checkpoint; its error is an `AttemptError`, which holds
+        //   it captures nothing (a function pointer); its input was made before the checkpoint
+        //   was taken, so what it refers to was allocated before it; its error is an `AttemptError`, which holds
         //   nothing; it stored no reference elsewhere (the caller's part, in the docs above);
         //   and everything it built on the way was dropped or forgotten on its own stack
         //   before it returned.
@@ -160,9 +159,11 @@ mod tests {
 
     use super::super::frame::{CallFrame, Settings};
     use super::super::{bytes_left, charge, check_invariants};
+    use serde::de::value::UnitDeserializer;
+
     use super::*;
+    use crate::SlabArena;
     use crate::limits::Limits;
-    use crate::{SlabArena, Value};
 
     type E = serde::de::value::Error;
 
@@ -176,11 +177,11 @@ mod tests {
 
     /// Opens `frame` as a call on `arena` with a budget of `max_bytes`, and returns an input to
     /// attempt reads on.
-    fn open<'bump, A: BumpAllocator + ?Sized>(
+    fn open<A: BumpAllocator + ?Sized>(
         frame: core::pin::Pin<&CallFrame>,
         arena: &A,
         max_bytes: usize,
-    ) -> ValueDeserializer<'bump, AttemptError> {
+    ) -> UnitDeserializer<AttemptError> {
         frame
             .open::<E>(Settings {
                 arena: arena.identity(),
@@ -191,7 +192,7 @@ mod tests {
                 input_len: None,
             })
             .unwrap();
-        ValueDeserializer::new(&Value::Unit, false)
+        UnitDeserializer::new()
     }
 
     /// Attempts on `arena` inside a call with a budget of 10 000 bytes: what a failed one used

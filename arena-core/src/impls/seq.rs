@@ -3,7 +3,7 @@
 
 use serde::Deserializer;
 
-use crate::private::content::{self, Ask, ContentSeed, Rules};
+use crate::derive_runtime::content::{self, Ask, ContentSeed, Rules};
 use crate::slice_builder::SliceVisitor;
 use crate::{ArenaDeserialize, BumpAllocator};
 

@@ -15,8 +15,8 @@ use serde::de::{Error, Unexpected, Visitor};
 
 use crate::call;
 use crate::call::strings::Input;
+use crate::derive_runtime::content::{Ask, Rules};
 use crate::limits::LimitHit;
-use crate::private::content::{Ask, Rules};
 use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};
 
 /// Reads a string into the arena, uniquely borrowed so arena collections can adopt it.

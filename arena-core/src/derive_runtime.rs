@@ -1,4 +1,10 @@
-//! Not public API: the helpers the derive's generated code calls.
+//! The derive's runtime, not public API: what the generated code calls, re-exported as
+//! `arena_core::__private`. Most of it reads serde's buffered representations:
+//! - [`content`]: a value read as serde reads it back from its buffer, straight from the input;
+//! - [`internally_tagged`] and [`adjacently_tagged`]: the tagged enums, streaming when the tag
+//!   comes first and replaying a buffered `Value` otherwise;
+//! - [`flatten`]: flattened fields, a flattened struct handed its entries as the map is read;
+//! - [`unit_variant`] and [`tag_or_value`]: the small visitors they share.
 
 use core::fmt;
 use core::marker::PhantomData;
