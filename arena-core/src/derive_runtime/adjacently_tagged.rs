@@ -14,7 +14,7 @@ use serde::de::{
 };
 
 use super::content::IgnoredContent;
-use crate::{BumpAllocator, Value, ValueDeserializer};
+use crate::{Value, ValueDeserializer};
 
 /// A key of an adjacently tagged enum's map that is not skipped. Not public API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,17 +219,14 @@ impl<'de, F: Deserialize<'de>> Visitor<'de> for VariantVisitor<F> {
 /// # Errors
 ///
 /// Whatever the variant refuses, in serde's words.
-pub fn replay_content<'bump, S, A, E>(
-    arena: &'bump A,
+pub fn replay_content<'bump, S, E>(
     seed: S,
     content: &Value<'bump>,
     human_readable: bool,
 ) -> Result<S::Value, E>
 where
     S: DeserializeSeed<'bump>,
-    A: BumpAllocator + ?Sized,
     E: Error,
 {
-    let _ = arena;
     seed.deserialize(ValueDeserializer::by_value(content, human_readable))
 }

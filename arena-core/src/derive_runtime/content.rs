@@ -253,6 +253,17 @@ enum Kind {
     Newtype,
 }
 
+/// `visit_*` methods of [`Rules`] visiting a value of the kind named when the method asked for
+/// accepts it, and refusing it as the `Unexpected` the closure makes of it otherwise.
+macro_rules! checked_visits {
+    ($($method:ident($ty:ty) => $kind:ident, |$v:ident| $unexpected:expr;)*) => {$(
+        #[inline]
+        fn $method<E: Error>(self, $v: $ty) -> Result<V::Value, E> {
+            self.check(Kind::$kind, $unexpected, |vis| vis.$method($v))
+        }
+    )*};
+}
+
 impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
     type Value = V::Value;
 
@@ -260,39 +271,21 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
         self.visitor.expecting(f)
     }
 
-    #[inline]
-    fn visit_bool<E: Error>(self, v: bool) -> Result<V::Value, E> {
-        self.check(Kind::Bool, Unexpected::Bool(v), |vis| vis.visit_bool(v))
-    }
-
-    #[inline]
-    fn visit_i8<E: Error>(self, v: i8) -> Result<V::Value, E> {
-        let unexpected = Unexpected::Signed(v.into());
-        self.check(Kind::Integer, unexpected, |vis| vis.visit_i8(v))
-    }
-
-    #[inline]
-    fn visit_i16<E: Error>(self, v: i16) -> Result<V::Value, E> {
-        let unexpected = Unexpected::Signed(v.into());
-        self.check(Kind::Integer, unexpected, |vis| vis.visit_i16(v))
-    }
-
-    #[inline]
-    fn visit_i32<E: Error>(self, v: i32) -> Result<V::Value, E> {
-        let unexpected = Unexpected::Signed(v.into());
-        self.check(Kind::Integer, unexpected, |vis| vis.visit_i32(v))
-    }
-
-    #[inline]
-    fn visit_i64<E: Error>(self, v: i64) -> Result<V::Value, E> {
-        let unexpected = Unexpected::Signed(v);
-        self.check(Kind::Integer, unexpected, |vis| vis.visit_i64(v))
-    }
-
-    #[inline]
-    fn visit_i128<E: Error>(self, v: i128) -> Result<V::Value, E> {
-        let unexpected = Unexpected::Other("i128");
-        self.check(Kind::Integer, unexpected, |vis| vis.visit_i128(v))
+    checked_visits! {
+        visit_bool(bool) => Bool, |v| Unexpected::Bool(v);
+        visit_i8(i8) => Integer, |v| Unexpected::Signed(v.into());
+        visit_i16(i16) => Integer, |v| Unexpected::Signed(v.into());
+        visit_i32(i32) => Integer, |v| Unexpected::Signed(v.into());
+        visit_i64(i64) => Integer, |v| Unexpected::Signed(v);
+        visit_i128(i128) => Integer, |_v| Unexpected::Other("i128");
+        visit_u128(u128) => Integer, |_v| Unexpected::Other("u128");
+        visit_f32(f32) => Float, |v| Unexpected::Float(v.into());
+        visit_f64(f64) => Float, |v| Unexpected::Float(v);
+        visit_char(char) => Char, |v| Unexpected::Char(v);
+        visit_str(&str) => Str, |v| Unexpected::Str(v);
+        visit_borrowed_str(&'de str) => Str, |v| Unexpected::Str(v);
+        visit_bytes(&[u8]) => Bytes, |v| Unexpected::Bytes(v);
+        visit_borrowed_bytes(&'de [u8]) => Bytes, |v| Unexpected::Bytes(v);
     }
 
     #[inline]
@@ -316,57 +309,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
     }
 
     #[inline]
-    fn visit_u128<E: Error>(self, v: u128) -> Result<V::Value, E> {
-        let unexpected = Unexpected::Other("u128");
-        self.check(Kind::Integer, unexpected, |vis| vis.visit_u128(v))
-    }
-
-    #[inline]
-    fn visit_f32<E: Error>(self, v: f32) -> Result<V::Value, E> {
-        let unexpected = Unexpected::Float(v.into());
-        self.check(Kind::Float, unexpected, |vis| vis.visit_f32(v))
-    }
-
-    #[inline]
-    fn visit_f64<E: Error>(self, v: f64) -> Result<V::Value, E> {
-        self.check(Kind::Float, Unexpected::Float(v), |vis| vis.visit_f64(v))
-    }
-
-    #[inline]
-    fn visit_char<E: Error>(self, v: char) -> Result<V::Value, E> {
-        self.check(Kind::Char, Unexpected::Char(v), |vis| vis.visit_char(v))
-    }
-
-    #[inline]
-    fn visit_str<E: Error>(self, v: &str) -> Result<V::Value, E> {
-        self.check(Kind::Str, Unexpected::Str(v), |vis| vis.visit_str(v))
-    }
-
-    #[inline]
-    fn visit_borrowed_str<E: Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.check(Kind::Str, Unexpected::Str(v), |vis| {
-            vis.visit_borrowed_str(v)
-        })
-    }
-
-    #[inline]
     fn visit_string<E: Error>(self, v: String) -> Result<V::Value, E> {
         if self.accepts(Kind::Str) {
             self.visitor.visit_string(v)
         } else {
             Err(E::invalid_type(Unexpected::Str(&v), &self.visitor))
         }
-    }
-
-    #[inline]
-    fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<V::Value, E> {
-        self.check(Kind::Bytes, Unexpected::Bytes(v), |vis| vis.visit_bytes(v))
-    }
-
-    #[inline]
-    fn visit_borrowed_bytes<E: Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
-        let unexpected = Unexpected::Bytes(v);
-        self.check(Kind::Bytes, unexpected, |vis| vis.visit_borrowed_bytes(v))
     }
 
     #[inline]
@@ -510,6 +458,8 @@ macro_rules! scalar_methods {
     )*};
 }
 
+/// The scalars' methods answer under their rules; a scalar's `Deserialize` asks for nothing
+/// else, and anything else is read as `deserialize_any` under no rule.
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Scalar<D> {
     type Error = D::Error;
 
@@ -529,75 +479,16 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Scalar<D> {
         deserialize_f32 => Float,
         deserialize_f64 => Float,
         deserialize_char => Char,
-        deserialize_str => Str,
-        deserialize_string => Str,
-        deserialize_bytes => Bytes,
-        deserialize_byte_buf => Bytes,
         deserialize_unit => Unit,
-        deserialize_identifier => Identifier,
-        deserialize_seq => Seq,
-        deserialize_map => Map,
-        deserialize_option => Any,
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(Rules::new(Ask::UnitStruct, visitor))
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(Rules::new(Ask::Seq, visitor))
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(Rules::new(Ask::Seq, visitor))
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(Rules::new(Ask::Struct, visitor))
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(EnumRules(visitor))
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(IgnoredContent)?;
-        visitor.visit_unit()
     }
 
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
+    }
+
+    serde::forward_to_deserialize_any! {
+        str string bytes byte_buf option unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }
 

@@ -64,7 +64,6 @@ pub fn deserialize(
         quote! {
             let __field: __Field = #variant_from_map;
             let __ret = #krate::__private::replay_content(
-                __arena,
                 #seed_of_field,
                 &__content,
                 self.__human_readable,
