@@ -37,7 +37,7 @@ use core::marker::PhantomData;
 use core::mem::size_of;
 use core::ptr::NonNull;
 
-use serde::de::{DeserializeSeed, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::allocator::{AllocError, BumpAllocator};
 use crate::call::{self, DepthGuard, InputClaim, PendingGuard, trust};
@@ -221,6 +221,47 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         }
     }
 
+    /// Appends every element `next` reads, until it reads none.
+    ///
+    /// This is the loop of every sequence, so a direct block is filled by a loop of its own: the
+    /// block's length stays in a local (a register) until the loop ends, where a loop of
+    /// [`push`](Self::push) would store and reload it through `self` for every element (the cold
+    /// paths take `&mut self`, so the compiler keeps the builder in memory). When the block is
+    /// full, or the elements go to the scratch stack, the rest are pushed one by one.
+    #[inline(always)]
+    pub(crate) fn extend_with<E: serde::de::Error>(
+        &mut self,
+        mut next: impl FnMut() -> Result<Option<T>, E>,
+    ) -> Result<(), E> {
+        if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
+            let (ptr, cap) = (*ptr, *cap);
+            let mut filled = *len;
+            while filled < cap {
+                match next() {
+                    Ok(Some(value)) => {
+                        // SAFETY: as in `push`: `ptr` is a block of `cap` elements (dangling only
+                        // for zero-sized `T`), and slot `filled < cap` is unused.
+                        unsafe { ptr.add(filled).write(value) };
+                        filled += 1;
+                    }
+                    Ok(None) => {
+                        *len = filled;
+                        return Ok(());
+                    }
+                    Err(e) => {
+                        *len = filled;
+                        return Err(e);
+                    }
+                }
+            }
+            *len = filled;
+        }
+        while let Some(value) = next()? {
+            self.push(value).map_err(BuildError::into_de)?;
+        }
+        Ok(())
+    }
+
     /// The sequence is longer than announced: move its elements to the scratch stack.
     #[cold]
     #[inline(never)]
@@ -355,10 +396,44 @@ where
     let _level = DepthGuard::enter::<S::Error>()?;
     let mut items =
         SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
-    while let Some(item) = seq.next_element_seed(elem)? {
-        items.push(item).map_err(BuildError::into_de)?;
-    }
+    items.extend_with(|| seq.next_element_seed(elem))?;
     Ok(items)
+}
+
+/// The entries of a map being read with the seeds `K` and `V`.
+type EntriesBuilder<'de, 'bump, K, V> = SliceBuilder<
+    'bump,
+    (
+        <K as DeserializeSeed<'de>>::Value,
+        <V as DeserializeSeed<'de>>::Value,
+    ),
+>;
+
+/// Reads every entry of `map` as a `(key, value)` pair, with `key` and `value` (seeds for the
+/// two types), inside one more level of depth; `direct` as for [`collect`].
+pub(crate) fn collect_entries<'de, 'bump, M, K, V, A>(
+    arena: &'bump A,
+    mut map: M,
+    key: K,
+    value: V,
+    direct: bool,
+) -> Result<EntriesBuilder<'de, 'bump, K, V>, M::Error>
+where
+    M: MapAccess<'de>,
+    K: DeserializeSeed<'de> + Copy,
+    V: DeserializeSeed<'de> + Copy,
+    A: BumpAllocator + ?Sized,
+{
+    let _level = DepthGuard::enter::<M::Error>()?;
+    let mut entries =
+        SliceBuilder::new(arena, map.size_hint(), direct).map_err(BuildError::into_de)?;
+    entries.extend_with(|| {
+        let Some(key) = map.next_key_seed(key)? else {
+            return Ok(None);
+        };
+        Ok(Some((key, map.next_value_seed(value)?)))
+    })?;
+    Ok(entries)
 }
 
 /// The finished slice of `items`, in the arena at its exact size, or the format's error.
@@ -447,6 +522,45 @@ mod tests {
         let mut b = SliceBuilder::<u64>::new(&bump, Some(5), true).unwrap();
         b.push(7).unwrap();
         assert_eq!(b.finish(&bump).unwrap(), [7]);
+        assert_eq!(pending(), 0);
+    }
+
+    #[test]
+    fn extend_with_fills_the_block_in_its_loop_then_spills_and_stops_at_an_error() {
+        use serde::de::value::Error;
+        let bump = bumpalo::Bump::new();
+        let elements = |n: u64| {
+            let mut i = 0;
+            move || -> Result<Option<u64>, Error> {
+                i += 1;
+                Ok((i <= n).then_some(i))
+            }
+        };
+        // Exactly as announced, shorter, and longer (the rest pushed after the spill).
+        for (announced, real) in [(4, 4), (4, 2), (4, 9), (0, 3)] {
+            let mut b = SliceBuilder::<u64>::new(&bump, Some(announced), true).unwrap();
+            assert!(is_direct(&b));
+            b.extend_with(elements(real)).unwrap();
+            assert_eq!(b.len(), real as usize);
+            let expected: Vec<u64> = (1..=real).collect();
+            assert_eq!(b.finish(&bump).unwrap(), expected);
+        }
+        // An error ends the loop with the elements read before it kept.
+        let mut b = SliceBuilder::<u64>::new(&bump, Some(4), true).unwrap();
+        let mut i = 0;
+        let err = b
+            .extend_with(|| {
+                i += 1;
+                if i == 3 {
+                    Err(<Error as serde::de::Error>::custom("third"))
+                } else {
+                    Ok(Some(i))
+                }
+            })
+            .unwrap_err();
+        assert_eq!(err.to_string(), "third");
+        assert_eq!(b.len(), 2);
+        assert_eq!(b.finish(&bump).unwrap(), [1, 2]);
         assert_eq!(pending(), 0);
     }
 

@@ -16,8 +16,7 @@ use serde::Deserializer;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 
 use crate::arena_deserialize::NestedSeed;
-use crate::call::DepthGuard;
-use crate::slice_builder::{self, BuildError, SliceBuilder};
+use crate::slice_builder::{self, SliceBuilder};
 use crate::{ArenaDeserialize, BumpAllocator};
 
 /// Collects the entries of a map, or the pairs of a sequence, in input order.
@@ -41,15 +40,10 @@ where
         f.write_str("a map")
     }
 
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-        let _level = DepthGuard::enter::<M::Error>()?;
-        let mut entries = SliceBuilder::new(self.arena, map.size_hint(), self.direct)
-            .map_err(BuildError::into_de)?;
-        while let Some(key) = map.next_key_seed(NestedSeed::<K, A>::new(self.arena))? {
-            let value = map.next_value_seed(NestedSeed::<V, A>::new(self.arena))?;
-            entries.push((key, value)).map_err(BuildError::into_de)?;
-        }
-        Ok(entries)
+    fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Self::Value, M::Error> {
+        let key = NestedSeed::<K, A>::new(self.arena);
+        let value = NestedSeed::<V, A>::new(self.arena);
+        slice_builder::collect_entries(self.arena, map, key, value, self.direct)
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {

@@ -16,7 +16,7 @@ use super::Value;
 use crate::arena_deserialize::NestedSeed;
 use crate::call::{self, DepthGuard};
 use crate::limits::LimitHit;
-use crate::slice_builder::{self, BuildError, SliceBuilder};
+use crate::slice_builder;
 use crate::{AllocError, ArenaDeserialize, BumpAllocator};
 
 impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Value<'bump> {
@@ -151,15 +151,9 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for ValueVisitor<'bump,
         slice_builder::finish(items, self.arena).map(|items| Value::Array(items))
     }
 
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Value<'bump>, M::Error> {
-        let _level = DepthGuard::enter::<M::Error>()?;
-        let mut entries =
-            SliceBuilder::new(self.arena, map.size_hint(), true).map_err(BuildError::into_de)?;
-        let value = NestedSeed::<Value<'bump>, A>::new(self.arena);
-        while let Some(key) = map.next_key_seed(value)? {
-            let value = map.next_value_seed(value)?;
-            entries.push((key, value)).map_err(BuildError::into_de)?;
-        }
+    fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Value<'bump>, M::Error> {
+        let node = NestedSeed::<Value<'bump>, A>::new(self.arena);
+        let entries = slice_builder::collect_entries(self.arena, map, node, node, true)?;
         slice_builder::finish(entries, self.arena).map(|entries| Value::Map(entries))
     }
 
