@@ -144,6 +144,23 @@ impl StrategyId {
         )
     }
 
+    /// Whether the strategy is one of this toolkit's own arenas (bumpalo, bump-scope or
+    /// `SlabArena`, fresh or reused, through the derive): the product, which the verdicts
+    /// measure `slab-fresh` against only as context, not as competition.
+    #[must_use]
+    pub const fn is_ours(self) -> bool {
+        matches!(
+            self,
+            Self::BumpaloFresh
+                | Self::BumpaloReused
+                | Self::BumpScopeFresh
+                | Self::BumpScopeReused
+                | Self::SlabFresh
+                | Self::SlabReused
+                | Self::SlabFreshViaValue
+        )
+    }
+
     /// Whether the strategy reads JSON only: the value table's, and the typed strategy that
     /// parses a `Value` first.
     #[must_use]

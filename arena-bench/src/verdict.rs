@@ -1,5 +1,12 @@
-//! Per-cell verdicts: in each cell (format × dataset) of a run, is [`CONTENDER`] the fastest
-//! strategy, within [`TOLERANCE_PERCENT`] of the fastest other one, or beaten?
+//! Per-cell verdicts: in each cell (format × dataset) of a run, is [`CONTENDER`] faster than
+//! what a user would pick instead of an arena, within [`TOLERANCE_PERCENT`] of the fastest of
+//! those, or beaten?
+//!
+//! The competition is every typed strategy that is not one of this toolkit's own arenas
+//! ([`StrategyId::is_ours`]): owned types and `deserialize_in_place` on either allocator,
+//! borrowed strings, and multitude. The other arenas of the toolkit (bumpalo and bump-scope,
+//! a reused `SlabArena`) are the same product with another allocator, so they are not what
+//! `slab-fresh` has to beat.
 //!
 //! [`verdict`] is the rule, a pure function over the per-document medians of one cell's
 //! strategies; [`verdicts`] applies it to every cell of a run's rows and [`summarize`] counts
@@ -16,7 +23,7 @@ use crate::measure::Row;
 /// document, what a user of the toolkit does by default.
 pub const CONTENDER: &str = "slab-fresh";
 
-/// How much slower than the fastest other strategy [`CONTENDER`] may be and still count: its
+/// How much slower than the fastest competitor [`CONTENDER`] may be and still count: its
 /// time at most `1 + TOLERANCE_PERCENT / 100` times the other's. 3%: about the spread of one
 /// cell's median between rounds on a quiet machine, so a smaller gap is not a result.
 pub const TOLERANCE_PERCENT: u64 = 3;
@@ -25,11 +32,11 @@ pub const TOLERANCE_PERCENT: u64 = 3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
-    /// No other strategy was faster (a tie counts as fastest).
+    /// No competitor was faster (a tie counts as fastest).
     Fastest,
-    /// Slower than the fastest other strategy by at most [`TOLERANCE_PERCENT`].
+    /// Slower than the fastest competitor by at most [`TOLERANCE_PERCENT`].
     Within,
-    /// Slower than the fastest other strategy by more than [`TOLERANCE_PERCENT`].
+    /// Slower than the fastest competitor by more than [`TOLERANCE_PERCENT`].
     Lost,
 }
 
@@ -40,7 +47,7 @@ pub struct Verdict {
     pub outcome: Outcome,
     /// [`CONTENDER`]'s median time per document, in nanoseconds.
     pub contender_ns: u64,
-    /// The fastest other strategy of the cell (the first in run order among equals).
+    /// The fastest competitor of the cell (the first in run order among equals).
     pub fastest_other: String,
     /// Its median time per document, in nanoseconds.
     pub other_ns: u64,
@@ -53,7 +60,7 @@ impl Verdict {
         !matches!(self.outcome, Outcome::Lost)
     }
 
-    /// How much faster the fastest other strategy is, in percent of its speed over
+    /// How much faster the fastest competitor is, in percent of its speed over
     /// [`CONTENDER`]'s (`contender time / other time − 1`); negative when [`CONTENDER`] is the
     /// faster.
     #[must_use]
@@ -77,7 +84,8 @@ impl Verdict {
 }
 
 /// The verdict of a cell whose strategies took `medians` (name, median nanoseconds per
-/// document), or `None` when [`CONTENDER`] or every other strategy is missing.
+/// document), or `None` when [`CONTENDER`] or every other strategy is missing; [`verdicts`]
+/// passes the competitors only.
 ///
 /// [`CONTENDER`] is compared with the fastest of the others: [`Outcome::Fastest`] when its time
 /// is at most theirs, [`Outcome::Within`] when it is at most `1 + TOLERANCE_PERCENT / 100`
@@ -216,9 +224,11 @@ impl CellVerdict {
 #[must_use]
 pub fn verdicts(rows: &[Row]) -> Vec<CellVerdict> {
     let measured = |r: &&Row| {
+        let id = StrategyId::from_name(&r.strategy);
         r.error.is_none()
             && r.total_median_ns > 0
-            && !StrategyId::from_name(&r.strategy).is_some_and(StrategyId::is_value)
+            && !id.is_some_and(StrategyId::is_value)
+            && (r.strategy == CONTENDER || !id.is_some_and(StrategyId::is_ours))
     };
     let mut cells: Vec<(&str, &str)> = Vec::new();
     for r in rows.iter().filter(measured) {
@@ -303,13 +313,15 @@ pub fn summarize(verdicts: &[CellVerdict]) -> Vec<Summary> {
 pub fn markdown(verdicts: &[CellVerdict], summary: &[Summary]) -> String {
     let mut out = format!(
         "\n## Verdicts: is {CONTENDER} the fastest strategy of its cell?\n\n\
-         Per cell, {CONTENDER}'s time per document against the fastest other strategy of the \
-         typed matrix measured in that cell: fastest, within {TOLERANCE_PERCENT}%, or lost.\n\n"
+         Per cell, {CONTENDER}'s time per document against the fastest competitor measured \
+         in that cell (owned and in-place on either allocator, borrowed, multitude; the \
+         toolkit's other arenas are not competition): fastest, within {TOLERANCE_PERCENT}%, or \
+         lost.\n\n"
     );
     if verdicts.is_empty() {
         let _ = writeln!(
             out,
-            "No cell measured {CONTENDER} and another strategy of the typed matrix."
+            "No cell measured {CONTENDER} and a competitor of the typed matrix."
         );
         return out;
     }
@@ -399,6 +411,9 @@ mod tests {
         let rows = [
             row("postcard", "city", "owned-system", 100),
             row("postcard", "city", CONTENDER, 40),
+            // The toolkit's other arenas are not competition, however fast.
+            row("postcard", "city", "slab-reused", 10),
+            row("postcard", "city", "bump-scope-reused", 20),
             row("postcard", "canada", "in-place-system", 300_000),
             row("postcard", "canada", CONTENDER, 400_000),
             // A failed row and a value-table row take no part.
