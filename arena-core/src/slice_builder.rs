@@ -379,9 +379,34 @@ fn trusted_bytes<T>(n: usize) -> Option<usize> {
     (bytes <= trust::current()).then_some(bytes)
 }
 
-/// Reads every element of `seq` with `elem` (a seed for the element type), inside one more
-/// level of depth; `direct` lets a trusted announced length go straight into the arena (see
-/// [`SliceBuilder`]).
+/// Reads every element of `seq` with `elem` (a seed for the element type) into an arena slice
+/// of their exact size, inside one more level of depth; `direct` lets a trusted announced
+/// length go straight into the arena (see [`SliceBuilder`]).
+#[inline]
+pub(crate) fn read_slice<'de, 'bump, S, E, A>(
+    arena: &'bump A,
+    mut seq: S,
+    elem: E,
+    direct: bool,
+) -> Result<&'bump mut [E::Value], S::Error>
+where
+    S: SeqAccess<'de>,
+    E: DeserializeSeed<'de> + Copy,
+    E::Value: 'bump,
+    A: BumpAllocator + ?Sized,
+{
+    // The body of `collect`, not a call to it: a builder returned through a `Result` is
+    // copied through the stack (the cold paths take `&mut self`, so it lives in memory), once
+    // per sequence, and reading its fields back stalls on the copy.
+    let _level = DepthGuard::enter::<S::Error>()?;
+    let mut items =
+        SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
+    items.extend_with(|| seq.next_element_seed(elem))?;
+    finish(items, arena)
+}
+
+/// Reads every element of `seq` with `elem` as [`read_slice`] does, into a builder left open:
+/// for containers built from the elements rather than a slice of them (hash maps and sets).
 pub(crate) fn collect<'de, 'bump, S, E, A>(
     arena: &'bump A,
     mut seq: S,
@@ -400,24 +425,48 @@ where
     Ok(items)
 }
 
-/// The entries of a map being read with the seeds `K` and `V`.
-type EntriesBuilder<'de, 'bump, K, V> = SliceBuilder<
-    'bump,
-    (
-        <K as DeserializeSeed<'de>>::Value,
-        <V as DeserializeSeed<'de>>::Value,
-    ),
->;
+/// One entry of a map read with the seeds `K` and `V`.
+type Entry<'de, K, V> = (
+    <K as DeserializeSeed<'de>>::Value,
+    <V as DeserializeSeed<'de>>::Value,
+);
 
 /// Reads every entry of `map` as a `(key, value)` pair, with `key` and `value` (seeds for the
-/// two types), inside one more level of depth; `direct` as for [`collect`].
+/// two types), into an arena slice of their exact size, inside one more level of depth;
+/// `direct` as for [`read_slice`].
+#[inline]
+pub(crate) fn read_entries<'de, 'bump, M, K, V, A>(
+    arena: &'bump A,
+    mut map: M,
+    key: K,
+    value: V,
+    direct: bool,
+) -> Result<&'bump mut [Entry<'de, K, V>], M::Error>
+where
+    M: MapAccess<'de>,
+    K: DeserializeSeed<'de> + Copy,
+    V: DeserializeSeed<'de> + Copy,
+    K::Value: 'bump,
+    V::Value: 'bump,
+    A: BumpAllocator + ?Sized,
+{
+    // The body of `collect_entries`, for the reason `read_slice` gives.
+    let _level = DepthGuard::enter::<M::Error>()?;
+    let mut entries =
+        SliceBuilder::new(arena, map.size_hint(), direct).map_err(BuildError::into_de)?;
+    entries.extend_with(|| next_entry(&mut map, key, value))?;
+    finish(entries, arena)
+}
+
+/// Reads every entry of `map` as [`read_entries`] does, into a builder left open, as
+/// [`collect`] does.
 pub(crate) fn collect_entries<'de, 'bump, M, K, V, A>(
     arena: &'bump A,
     mut map: M,
     key: K,
     value: V,
     direct: bool,
-) -> Result<EntriesBuilder<'de, 'bump, K, V>, M::Error>
+) -> Result<SliceBuilder<'bump, Entry<'de, K, V>>, M::Error>
 where
     M: MapAccess<'de>,
     K: DeserializeSeed<'de> + Copy,
@@ -427,13 +476,26 @@ where
     let _level = DepthGuard::enter::<M::Error>()?;
     let mut entries =
         SliceBuilder::new(arena, map.size_hint(), direct).map_err(BuildError::into_de)?;
-    entries.extend_with(|| {
-        let Some(key) = map.next_key_seed(key)? else {
-            return Ok(None);
-        };
-        Ok(Some((key, map.next_value_seed(value)?)))
-    })?;
+    entries.extend_with(|| next_entry(&mut map, key, value))?;
     Ok(entries)
+}
+
+/// The next entry of `map`, read with `key` and `value`.
+#[inline(always)]
+fn next_entry<'de, M, K, V>(
+    map: &mut M,
+    key: K,
+    value: V,
+) -> Result<Option<Entry<'de, K, V>>, M::Error>
+where
+    M: MapAccess<'de>,
+    K: DeserializeSeed<'de>,
+    V: DeserializeSeed<'de>,
+{
+    let Some(key) = map.next_key_seed(key)? else {
+        return Ok(None);
+    };
+    Ok(Some((key, map.next_value_seed(value)?)))
 }
 
 /// The finished slice of `items`, in the arena at its exact size, or the format's error.
@@ -478,7 +540,7 @@ where
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
-        finish(collect(self.arena, seq, self.elem, true)?, self.arena)
+        read_slice(self.arena, seq, self.elem, true)
     }
 }
 

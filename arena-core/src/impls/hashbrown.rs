@@ -40,7 +40,7 @@ where
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let entries = collect_pairs::<K, V, A, D>(arena, deserializer, false)?
+        let entries = collect_pairs::<K, V, A, D>(arena, deserializer)?
             .into_scratch()
             .map_err(BuildError::into_de)?;
         let mut map = HashMap::with_hasher_in(S::default(), arena);

@@ -19,13 +19,43 @@ use crate::arena_deserialize::NestedSeed;
 use crate::slice_builder::{self, SliceBuilder};
 use crate::{ArenaDeserialize, BumpAllocator};
 
-/// Collects the entries of a map, or the pairs of a sequence, in input order.
-pub(crate) struct PairsVisitor<'bump, K, V, A: ?Sized> {
-    pub(crate) arena: &'bump A,
-    /// Whether a short announced length may go straight into the arena: yes for a slice of
-    /// pairs, no for a hash map (built from the count, its entries only pass through).
-    pub(crate) direct: bool,
-    pub(crate) marker: PhantomData<fn() -> (K, V)>,
+/// Reads the entries of a map, or the pairs of a sequence, in input order, into an arena slice
+/// of their exact size: `&'bump [(K, V)]`.
+struct PairSliceVisitor<'bump, K, V, A: ?Sized> {
+    arena: &'bump A,
+    marker: PhantomData<fn() -> (K, V)>,
+}
+
+impl<'de, 'bump, K, V, A> Visitor<'de> for PairSliceVisitor<'bump, K, V, A>
+where
+    K: ArenaDeserialize<'bump, A> + 'bump,
+    V: ArenaDeserialize<'bump, A> + 'bump,
+    A: BumpAllocator + ?Sized,
+{
+    type Value = &'bump mut [(K, V)];
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Self::Value, M::Error> {
+        let key = NestedSeed::<K, A>::new(self.arena);
+        let value = NestedSeed::<V, A>::new(self.arena);
+        slice_builder::read_entries(self.arena, map, key, value, true)
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
+        let pair = NestedSeed::<(K, V), A>::new(self.arena);
+        slice_builder::read_slice(self.arena, seq, pair, true)
+    }
+}
+
+/// Collects the entries of a map, or the pairs of a sequence, in input order, for a hash map:
+/// built from the count, its entries only pass through, so no announced length goes straight
+/// into the arena.
+struct PairsVisitor<'bump, K, V, A: ?Sized> {
+    arena: &'bump A,
+    marker: PhantomData<fn() -> (K, V)>,
 }
 
 impl<'de, 'bump, K, V, A> Visitor<'de> for PairsVisitor<'bump, K, V, A>
@@ -43,21 +73,31 @@ where
     fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Self::Value, M::Error> {
         let key = NestedSeed::<K, A>::new(self.arena);
         let value = NestedSeed::<V, A>::new(self.arena);
-        slice_builder::collect_entries(self.arena, map, key, value, self.direct)
+        slice_builder::collect_entries(self.arena, map, key, value, false)
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
         let pair = NestedSeed::<(K, V), A>::new(self.arena);
-        slice_builder::collect(self.arena, seq, pair, self.direct)
+        slice_builder::collect(self.arena, seq, pair, false)
     }
 }
 
-/// Reads a map (or a sequence of pairs) in input order; see the module docs and
-/// [`PairsVisitor::direct`].
+/// Asks `deserializer` for a map, or for whatever it holds: see the module docs.
+fn deserialize_map_or_pairs<'de, D: Deserializer<'de>, V: Visitor<'de>>(
+    deserializer: D,
+    visitor: V,
+) -> Result<V::Value, D::Error> {
+    if deserializer.is_human_readable() || crate::call::strings().either_form {
+        deserializer.deserialize_any(visitor)
+    } else {
+        deserializer.deserialize_map(visitor)
+    }
+}
+
+/// Reads a map (or a sequence of pairs) in input order for a hash map; see the module docs.
 pub(crate) fn collect_pairs<'de, 'bump, K, V, A, D>(
     arena: &'bump A,
     deserializer: D,
-    direct: bool,
 ) -> Result<SliceBuilder<'bump, (K, V)>, D::Error>
 where
     K: ArenaDeserialize<'bump, A>,
@@ -67,17 +107,12 @@ where
 {
     let visitor = PairsVisitor {
         arena,
-        direct,
         marker: PhantomData,
     };
-    if deserializer.is_human_readable() || crate::call::strings().either_form {
-        deserializer.deserialize_any(visitor)
-    } else {
-        deserializer.deserialize_map(visitor)
-    }
+    deserialize_map_or_pairs(deserializer, visitor)
 }
 
-/// `&'bump [(K, V)]`'s hook: a map copied into the arena at its exact size.
+/// `&'bump [(K, V)]`'s hook: a map in the arena at its exact size.
 pub(crate) fn deserialize_pairs<'de, 'bump, K, V, A, D>(
     arena: &'bump A,
     deserializer: D,
@@ -88,5 +123,9 @@ where
     A: BumpAllocator + ?Sized,
     D: Deserializer<'de>,
 {
-    slice_builder::finish(collect_pairs(arena, deserializer, true)?, arena)
+    let visitor = PairSliceVisitor {
+        arena,
+        marker: PhantomData,
+    };
+    deserialize_map_or_pairs(deserializer, visitor)
 }

@@ -147,14 +147,13 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for ValueVisitor<'bump,
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Value<'bump>, S::Error> {
         let element = NestedSeed::<Value<'bump>, A>::new(self.arena);
-        let items = slice_builder::collect(self.arena, seq, element, true)?;
-        slice_builder::finish(items, self.arena).map(|items| Value::Array(items))
+        slice_builder::read_slice(self.arena, seq, element, true).map(|items| Value::Array(items))
     }
 
     fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Value<'bump>, M::Error> {
         let node = NestedSeed::<Value<'bump>, A>::new(self.arena);
-        let entries = slice_builder::collect_entries(self.arena, map, node, node, true)?;
-        slice_builder::finish(entries, self.arena).map(|entries| Value::Map(entries))
+        slice_builder::read_entries(self.arena, map, node, node, true)
+            .map(|entries| Value::Map(entries))
     }
 
     fn visit_enum<D: EnumAccess<'de>>(self, data: D) -> Result<Value<'bump>, D::Error> {
