@@ -34,7 +34,7 @@
 use core::alloc::Layout;
 use core::fmt;
 use core::marker::PhantomData;
-use core::mem::size_of;
+use core::mem::{MaybeUninit, size_of};
 use core::ptr::NonNull;
 
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -221,30 +221,59 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         }
     }
 
-    /// Appends every element `next` reads, until it reads none.
-    ///
-    /// This is the loop of every sequence, so a direct block is filled by a loop of its own: the
-    /// block's length stays in a local (a register) until the loop ends, where a loop of
-    /// [`push`](Self::push) would store and reload it through `self` for every element (the cold
-    /// paths take `&mut self`, so the compiler keeps the builder in memory). When the block is
-    /// full, or the elements go to the scratch stack, the rest are pushed one by one.
+    /// Appends every element of `seq`, read with `elem`.
     #[inline(always)]
-    pub(crate) fn extend_with<E: serde::de::Error>(
+    pub(crate) fn extend_from_seq<'de, S, E>(
         &mut self,
-        mut next: impl FnMut() -> Result<Option<T>, E>,
+        seq: &mut S,
+        elem: E,
+    ) -> Result<(), S::Error>
+    where
+        S: SeqAccess<'de>,
+        E: DeserializeSeed<'de, Value = T> + Copy,
+    {
+        let next = |slot: &mut MaybeUninit<T>| {
+            Ok(seq.next_element_seed(SlotSeed { elem, slot })?.is_some())
+        };
+        // SAFETY: `next` returns `Ok(true)` only when `next_element_seed` returned `Some`, that
+        // is when `SlotSeed::deserialize` returned `Ok`, which it does only after writing the
+        // slot.
+        unsafe { self.fill(next) }
+    }
+
+    /// Appends the elements `next` writes, one per call, until it writes none.
+    ///
+    /// This is the loop of every sequence. `next` writes each element into its slot itself
+    /// (for a direct block, its place in the block), so an element goes from the function that
+    /// read it to its place as one value of its type: returned as an `Option` inside the
+    /// format's `Result`, it would be copied in pieces around that layout (the `Option`'s
+    /// niche, the error's bytes) and the read of those pieces stalls on the writes before them.
+    /// A direct block is filled by a loop of its own, the block's length in a local (a
+    /// register) until the loop ends: a loop of [`push`](Self::push) would store and reload it
+    /// through `self` for every element (the cold paths take `&mut self`, so the compiler
+    /// keeps the builder in memory). When the block is full, or the elements go to the scratch
+    /// stack, the rest are written to a local slot and pushed one by one.
+    ///
+    /// # Safety
+    ///
+    /// `next` returns `Ok(true)` only when it has initialized the slot it was given, and
+    /// `Ok(false)` when there is no element.
+    #[inline(always)]
+    unsafe fn fill<E: serde::de::Error>(
+        &mut self,
+        mut next: impl FnMut(&mut MaybeUninit<T>) -> Result<bool, E>,
     ) -> Result<(), E> {
         if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
             let (ptr, cap) = (*ptr, *cap);
             let mut filled = *len;
             while filled < cap {
-                match next() {
-                    Ok(Some(value)) => {
-                        // SAFETY: as in `push`: `ptr` is a block of `cap` elements (dangling only
-                        // for zero-sized `T`), and slot `filled < cap` is unused.
-                        unsafe { ptr.add(filled).write(value) };
-                        filled += 1;
-                    }
-                    Ok(None) => {
+                // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
+                // zero-sized `T`, where a slot needs no memory), and slot `filled < cap` is
+                // unused; `MaybeUninit<T>` has the layout of `T`.
+                let slot = unsafe { &mut *ptr.add(filled).as_ptr().cast::<MaybeUninit<T>>() };
+                match next(slot) {
+                    Ok(true) => filled += 1,
+                    Ok(false) => {
                         *len = filled;
                         return Ok(());
                     }
@@ -256,7 +285,11 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             }
             *len = filled;
         }
-        while let Some(value) = next()? {
+        let mut slot = MaybeUninit::uninit();
+        while next(&mut slot)? {
+            // SAFETY: `next` returned `Ok(true)`, so it initialized `slot` (the caller's
+            // promise); it is read once per write.
+            let value = unsafe { slot.assume_init_read() };
             self.push(value).map_err(BuildError::into_de)?;
         }
         Ok(())
@@ -330,6 +363,33 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     }
 }
 
+impl<K, V> SliceBuilder<'_, (K, V)> {
+    /// Appends every entry of `map` as a `(key, value)` pair, read with `key` and `value`.
+    #[inline(always)]
+    pub(crate) fn extend_from_map<'de, M, KS, VS>(
+        &mut self,
+        map: &mut M,
+        key: KS,
+        value: VS,
+    ) -> Result<(), M::Error>
+    where
+        M: MapAccess<'de>,
+        KS: DeserializeSeed<'de, Value = K> + Copy,
+        VS: DeserializeSeed<'de, Value = V> + Copy,
+    {
+        let next = |slot: &mut MaybeUninit<(K, V)>| {
+            let Some(k) = map.next_key_seed(key)? else {
+                return Ok(false);
+            };
+            let v = map.next_value_seed(value)?;
+            slot.write((k, v));
+            Ok(true)
+        };
+        // SAFETY: `next` returns `Ok(true)` only right after writing the slot.
+        unsafe { self.fill(next) }
+    }
+}
+
 /// The real limit check for a scratch sequence of `len` elements; the new length up to which
 /// pushing needs none.
 #[cold]
@@ -379,6 +439,23 @@ fn trusted_bytes<T>(n: usize) -> Option<usize> {
     (bytes <= trust::current()).then_some(bytes)
 }
 
+/// A seed reading one element with `elem` into `slot`; see [`SliceBuilder::fill`] for why.
+struct SlotSeed<'s, 'de, E: DeserializeSeed<'de>> {
+    elem: E,
+    slot: &'s mut MaybeUninit<E::Value>,
+}
+
+impl<'de, E: DeserializeSeed<'de>> DeserializeSeed<'de> for SlotSeed<'_, 'de, E> {
+    type Value = ();
+
+    /// Writes the element into the slot, and returns `Ok` only then.
+    #[inline(always)]
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        self.slot.write(self.elem.deserialize(deserializer)?);
+        Ok(())
+    }
+}
+
 /// Reads every element of `seq` with `elem` (a seed for the element type) into an arena slice
 /// of their exact size, inside one more level of depth; `direct` lets a trusted announced
 /// length go straight into the arena (see [`SliceBuilder`]).
@@ -401,7 +478,7 @@ where
     let _level = DepthGuard::enter::<S::Error>()?;
     let mut items =
         SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
-    items.extend_with(|| seq.next_element_seed(elem))?;
+    items.extend_from_seq(&mut seq, elem)?;
     finish(items, arena)
 }
 
@@ -421,7 +498,7 @@ where
     let _level = DepthGuard::enter::<S::Error>()?;
     let mut items =
         SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
-    items.extend_with(|| seq.next_element_seed(elem))?;
+    items.extend_from_seq(&mut seq, elem)?;
     Ok(items)
 }
 
@@ -454,7 +531,7 @@ where
     let _level = DepthGuard::enter::<M::Error>()?;
     let mut entries =
         SliceBuilder::new(arena, map.size_hint(), direct).map_err(BuildError::into_de)?;
-    entries.extend_with(|| next_entry(&mut map, key, value))?;
+    entries.extend_from_map(&mut map, key, value)?;
     finish(entries, arena)
 }
 
@@ -476,26 +553,8 @@ where
     let _level = DepthGuard::enter::<M::Error>()?;
     let mut entries =
         SliceBuilder::new(arena, map.size_hint(), direct).map_err(BuildError::into_de)?;
-    entries.extend_with(|| next_entry(&mut map, key, value))?;
+    entries.extend_from_map(&mut map, key, value)?;
     Ok(entries)
-}
-
-/// The next entry of `map`, read with `key` and `value`.
-#[inline(always)]
-fn next_entry<'de, M, K, V>(
-    map: &mut M,
-    key: K,
-    value: V,
-) -> Result<Option<Entry<'de, K, V>>, M::Error>
-where
-    M: MapAccess<'de>,
-    K: DeserializeSeed<'de>,
-    V: DeserializeSeed<'de>,
-{
-    let Some(key) = map.next_key_seed(key)? else {
-        return Ok(None);
-    };
-    Ok(Some((key, map.next_value_seed(value)?)))
 }
 
 /// The finished slice of `items`, in the arena at its exact size, or the format's error.
@@ -588,39 +647,25 @@ mod tests {
     }
 
     #[test]
-    fn extend_with_fills_the_block_in_its_loop_then_spills_and_stops_at_an_error() {
-        use serde::de::value::Error;
+    fn extend_from_seq_fills_the_block_in_its_loop_then_spills_and_stops_at_an_error() {
+        use serde::de::value::{Error, SeqDeserializer};
         let bump = bumpalo::Bump::new();
-        let elements = |n: u64| {
-            let mut i = 0;
-            move || -> Result<Option<u64>, Error> {
-                i += 1;
-                Ok((i <= n).then_some(i))
-            }
-        };
+        let elem = core::marker::PhantomData::<u8>;
         // Exactly as announced, shorter, and longer (the rest pushed after the spill).
         for (announced, real) in [(4, 4), (4, 2), (4, 9), (0, 3)] {
-            let mut b = SliceBuilder::<u64>::new(&bump, Some(announced), true).unwrap();
+            let mut b = SliceBuilder::<u8>::new(&bump, Some(announced), true).unwrap();
             assert!(is_direct(&b));
-            b.extend_with(elements(real)).unwrap();
-            assert_eq!(b.len(), real as usize);
-            let expected: Vec<u64> = (1..=real).collect();
+            let mut seq = SeqDeserializer::<_, Error>::new(1..=real);
+            b.extend_from_seq(&mut seq, elem).unwrap();
+            assert_eq!(b.len(), usize::from(real));
+            let expected: Vec<u8> = (1..=real).collect();
             assert_eq!(b.finish(&bump).unwrap(), expected);
         }
-        // An error ends the loop with the elements read before it kept.
-        let mut b = SliceBuilder::<u64>::new(&bump, Some(4), true).unwrap();
-        let mut i = 0;
-        let err = b
-            .extend_with(|| {
-                i += 1;
-                if i == 3 {
-                    Err(<Error as serde::de::Error>::custom("third"))
-                } else {
-                    Ok(Some(i))
-                }
-            })
-            .unwrap_err();
-        assert_eq!(err.to_string(), "third");
+        // An error ends the loop with the elements read before it kept: 300 is no `u8`.
+        let mut b = SliceBuilder::<u8>::new(&bump, Some(4), true).unwrap();
+        let mut seq = SeqDeserializer::<_, Error>::new([1u16, 2, 300, 4].into_iter());
+        let err = b.extend_from_seq(&mut seq, elem).unwrap_err();
+        assert!(err.to_string().contains("300"), "{err}");
         assert_eq!(b.len(), 2);
         assert_eq!(b.finish(&bump).unwrap(), [1, 2]);
         assert_eq!(pending(), 0);
