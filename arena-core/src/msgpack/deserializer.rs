@@ -13,6 +13,7 @@ use super::map_access::MapAccess;
 use super::reader::{Reader, type_mismatch};
 use super::seq_access::SeqAccess;
 use super::variant_access::{UnitVariantAccess, VariantAccess};
+use crate::impls::str::to_str;
 
 /// The nesting depth rmp-serde's deserializer starts with: a value may nest 1023 arrays, maps
 /// and ext values, the 1024th is `DepthLimitExceeded`.
@@ -203,11 +204,9 @@ impl<'de> Deserializer<'de> {
     #[inline]
     fn str<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value, Error> {
         let bytes = self.reader.slice(len)?;
-        match str::from_utf8(bytes) {
-            Ok(s) => visitor.visit_borrowed_str(s),
-            Err(err) => visitor
-                .visit_borrowed_bytes::<Error>(bytes)
-                .map_err(|_| Error::Utf8Error(err)),
+        match to_str(bytes) {
+            Some(s) => visitor.visit_borrowed_str(s),
+            None => not_utf8(bytes, visitor),
         }
     }
 
@@ -275,6 +274,19 @@ impl<'de> Deserializer<'de> {
     }
 }
 
+/// A string's `bytes` that are not UTF-8, offered to `visitor` as borrowed bytes;
+/// `Utf8Error` if it refuses them.
+#[cold]
+fn not_utf8<'de, V: Visitor<'de>>(bytes: &'de [u8], visitor: V) -> Result<V::Value, Error> {
+    match str::from_utf8(bytes) {
+        // Unreachable: `to_str` refused them. Read as UTF-8 they are a string.
+        Ok(s) => visitor.visit_borrowed_str(s),
+        Err(err) => visitor
+            .visit_borrowed_bytes::<Error>(bytes)
+            .map_err(|_| Error::Utf8Error(err)),
+    }
+}
+
 /// Forwards each listed `deserialize_*` method to `self.any(visitor, $allow_bytes)`.
 macro_rules! forward_to_any {
     ($allow_bytes:literal: $($method:ident)*) => {
@@ -304,8 +316,26 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     forward_to_any! {
         true: deserialize_any deserialize_bytes deserialize_byte_buf deserialize_unit
-        deserialize_map deserialize_identifier deserialize_str deserialize_string deserialize_char
-        deserialize_ignored_any
+        deserialize_map deserialize_string deserialize_char deserialize_ignored_any
+    }
+
+    /// As [`deserialize_any`](Self::deserialize_any), a `fixstr` (how field names and most
+    /// strings are written) read first.
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.reader.fixstr() {
+            Some(len) => self.str(len, visitor),
+            None => self.any(visitor, true),
+        }
+    }
+
+    /// As [`deserialize_identifier`](Self::deserialize_identifier).
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.reader.fixstr() {
+            Some(len) => self.str(len, visitor),
+            None => self.any(visitor, true),
+        }
     }
 
     forward_to_any! { false: deserialize_seq }

@@ -49,6 +49,18 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// Reads a `fixstr` marker if one is next: the string's length; else reads nothing.
+    #[inline]
+    pub(super) fn fixstr(&mut self) -> Option<u32> {
+        match self.rest.split_first() {
+            Some((&marker @ 0xA0..=0xBF, rest)) => {
+                self.rest = rest;
+                Some(u32::from(marker & 0x1F))
+            }
+            _ => None,
+        }
+    }
+
     /// Moves past the marker [`peek_marker`](Self::peek_marker) returned.
     #[inline]
     pub(super) fn skip_marker(&mut self) {
