@@ -175,8 +175,9 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Reads a nil, a bool or a number, as rmp-serde's `any_num` does for `deserialize_bool`
-    /// and the number methods: any other marker is a `TypeMismatch`.
-    #[inline]
+    /// and the number methods: any other marker is a `TypeMismatch`. Not inlined: the number
+    /// methods read their most common marker inline first.
+    #[inline(never)]
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         let marker = self.reader.marker()?;
         match marker {
@@ -299,13 +300,19 @@ macro_rules! forward_to_any {
     };
 }
 
-/// Forwards each listed `deserialize_*` method to `self.number(visitor)`.
-macro_rules! forward_to_number {
-    ($($method:ident)*) => {
+/// Defines each listed number method: the marker `$reader` reads (a positive fixint, or a
+/// float at its width) visited inline with `$visit`, anything else by `self.number(visitor)`.
+/// Inline, so that a number read into a sequence or a struct field is not returned through
+/// memory.
+macro_rules! number_methods {
+    ($($method:ident: $reader:ident => $visit:ident;)*) => {
         $(
-            #[inline]
+            #[inline(always)]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-                self.number(visitor)
+                match self.reader.$reader() {
+                    Some(v) => visitor.$visit(v),
+                    None => self.number(visitor),
+                }
             }
         )*
     };
@@ -340,10 +347,22 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     forward_to_any! { false: deserialize_seq }
 
-    forward_to_number! {
-        deserialize_bool deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_f32
-        deserialize_f64
+    number_methods! {
+        deserialize_u8: fixint => visit_u8;
+        deserialize_u16: fixint => visit_u8;
+        deserialize_u32: fixint => visit_u8;
+        deserialize_u64: fixint => visit_u8;
+        deserialize_i8: fixint => visit_u8;
+        deserialize_i16: fixint => visit_u8;
+        deserialize_i32: fixint => visit_u8;
+        deserialize_i64: fixint => visit_u8;
+        deserialize_f32: marked_f32 => visit_f32;
+        deserialize_f64: marked_f64 => visit_f64;
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.number(visitor)
     }
 
     #[inline]

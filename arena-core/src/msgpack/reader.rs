@@ -61,6 +61,42 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// Reads an `f64` marker and its value if they are next; else reads nothing.
+    #[inline(always)]
+    pub(super) fn marked_f64(&mut self) -> Option<f64> {
+        match self.rest.split_first_chunk::<9>() {
+            Some((&[0xCB, ref bytes @ ..], rest)) => {
+                self.rest = rest;
+                Some(f64::from_be_bytes(*bytes))
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads an `f32` marker and its value if they are next; else reads nothing.
+    #[inline(always)]
+    pub(super) fn marked_f32(&mut self) -> Option<f32> {
+        match self.rest.split_first_chunk::<5>() {
+            Some((&[0xCA, ref bytes @ ..], rest)) => {
+                self.rest = rest;
+                Some(f32::from_be_bytes(*bytes))
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads a positive fixint if one is next: its value; else reads nothing.
+    #[inline(always)]
+    pub(super) fn fixint(&mut self) -> Option<u8> {
+        match self.rest.split_first() {
+            Some((&marker @ 0x00..=0x7F, rest)) => {
+                self.rest = rest;
+                Some(marker)
+            }
+            _ => None,
+        }
+    }
+
     /// Moves past the marker [`peek_marker`](Self::peek_marker) returned.
     #[inline]
     pub(super) fn skip_marker(&mut self) {
