@@ -326,7 +326,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         deserialize_map deserialize_string deserialize_char deserialize_ignored_any
     }
 
-    /// As [`deserialize_any`](Self::deserialize_any), a `fixstr` (how field names and most
+    /// As `deserialize_any`, a `fixstr` (how field names and most
     /// strings are written) read first.
     #[inline]
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -336,7 +336,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
-    /// As [`deserialize_identifier`](Self::deserialize_identifier).
+    /// As `deserialize_identifier`.
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.reader.fixstr() {
@@ -407,7 +407,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     /// Nil or an empty array (how rmp-serde writes a unit struct) is the unit struct; anything
-    /// else goes to the visitor as [`deserialize_any`](Self::deserialize_any) reads it.
+    /// else goes to the visitor as `deserialize_any` reads it.
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
