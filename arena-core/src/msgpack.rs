@@ -11,8 +11,8 @@
 //! read the same values no faster. Structs read both as arrays (`rmp_serde::to_vec`) and as
 //! maps with field names (`rmp_serde::to_vec_named`). Like `rmp_serde::from_slice`, it reads
 //! the value from the front of `input` and ignores the bytes after it: trailing input is not
-//! an error. Errors are [`rmp_serde::decode::Error`]. The one input the two read differently
-//! is enums nested more than 1023 deep, which the [`Deserializer`] refuses (see there).
+//! an error. Errors are [`rmp_serde::decode::Error`]. What the two read differently: enums
+//! written as maps count toward the nesting limit here (see [`Deserializer`]).
 //!
 //! [`from_reader`] reads the same message from a reader with rmp-serde's own deserializer
 //! (`rmp_serde::Deserializer::new`), as `rmp_serde::from_read` does. A reader is not the hot

@@ -30,9 +30,14 @@ const DEFAULT_DEPTH: u16 = 1024;
 /// limit (1023 levels by default). It is not human readable. Bytes after the value are left
 /// unread ([`remaining_slice`](Self::remaining_slice)).
 ///
-/// One difference: an enum written as a map of one entry counts as a level of nesting here
-/// (rmp-serde does not count it), so that no input can nest enums deeper than the limit and
-/// overflow the stack.
+/// Differences: an enum written as a map of one entry counts as a level of nesting here
+/// (rmp-serde does not count it), so that no input can nest enums deep enough to overflow the
+/// stack; inputs nesting such enums with arrays and maps past 1023 levels in all are refused
+/// here (`DepthLimitExceeded`) where rmp-serde reads on. A limit of 0 refuses every array, map
+/// and ext here (rmp-serde's counter underflows). A visitor handed `visit_some` that returns
+/// without reading the value leaves its marker in the input here, where rmp-serde keeps it
+/// aside for the next read: the two differ only if a unit variant's nil (which rmp-serde
+/// reads past a kept marker) is read next.
 ///
 /// # Examples
 ///
