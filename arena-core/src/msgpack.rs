@@ -1,19 +1,25 @@
 //! One-call MessagePack entry points (feature `msgpack`): a message in a `&[u8]`, or read from
-//! a [`std::io::Read`], read into an arena with [rmp-serde](::rmp_serde).
+//! a [`std::io::Read`], read into an arena.
 //!
 //! [`from_slice`] reads one `T` with [`ArenaSeed::new`] and no settings of its own but the
 //! input's size (an array or map whose announced length is at most `input.len()` is read
-//! straight into the arena in place, however large: each element takes at least a byte):
-//! rmp-serde checks a string's UTF-8 before the arena sees it, so
-//! [`ArenaSeed::str_as_bytes`] would read the same values no faster. Structs read both as
-//! arrays (`rmp_serde::to_vec`) and as maps with field names (`rmp_serde::to_vec_named`). Like
-//! `rmp_serde::from_slice`, it reads the value from the front of `input` and ignores the bytes
-//! after it: trailing input is not an error. Errors are
-//! [`rmp_serde::decode::Error`].
+//! straight into the arena in place, however large: each element takes at least a byte),
+//! through this module's [`Deserializer`]: a reader over the slice that reads what
+//! `rmp_serde::from_slice` reads, with the same values and errors, dispatching on each marker
+//! byte in one `match` and borrowing strings (field names included) and bins from the input.
+//! It checks a string's UTF-8 before the arena sees it, so [`ArenaSeed::str_as_bytes`] would
+//! read the same values no faster. Structs read both as arrays (`rmp_serde::to_vec`) and as
+//! maps with field names (`rmp_serde::to_vec_named`). Like `rmp_serde::from_slice`, it reads
+//! the value from the front of `input` and ignores the bytes after it: trailing input is not
+//! an error. Errors are [`rmp_serde::decode::Error`]. What the two read differently: enums
+//! written as maps count toward the nesting limit here (see [`Deserializer`]).
 //!
-//! [`from_reader`] reads the same message from a reader, as `rmp_serde::from_read` does: it
-//! reads exactly the message and leaves the reader right after it, with one `read_exact` per
-//! marker, length and value, so a reader with a cost per call (a `File`, a socket) wants a
+//! [`from_reader`] reads the same message from a reader with rmp-serde's own deserializer
+//! (`rmp_serde::Deserializer::new`), as `rmp_serde::from_read` does. A reader is not the hot
+//! path (every string is copied out of it, and each read is a call on the reader), so it
+//! keeps rmp-serde's reading rather than a second copy of this module's. It reads exactly the
+//! message and leaves the reader right after it, with one `read_exact` per marker, length and
+//! value, so a reader with a cost per call (a `File`, a socket) wants a
 //! [`BufReader`](std::io::BufReader) around it. Every string is copied into the arena anyway,
 //! so the input is not needed after the call: a large file needs the arena and a small read
 //! buffer (rmp-serde's, holding one string at a time and growing only with the bytes that
@@ -48,7 +54,6 @@
 
 use std::io::Read;
 
-use ::rmp_serde::Deserializer;
 use ::rmp_serde::decode::Error;
 use serde::de::DeserializeSeed;
 
@@ -56,6 +61,15 @@ use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
 use crate::call::strings::Input;
 use crate::seed::ArenaSeed;
+
+mod deserializer;
+mod ext_deserializer;
+mod map_access;
+mod reader;
+mod seq_access;
+mod variant_access;
+
+pub use deserializer::Deserializer;
 
 /// Deserializes a `T` into `arena` from the MessagePack value at the front of `input`.
 ///
@@ -105,7 +119,7 @@ where
     A: BumpAllocator + ?Sized,
 {
     seed.reading_slice(input.len())
-        .deserialize(&mut Deserializer::from_read_ref(input))
+        .deserialize(&mut Deserializer::from_slice(input))
 }
 
 /// Deserializes a `T` into `arena` from the MessagePack value `reader` holds next, reading
@@ -159,5 +173,5 @@ where
     R: Read,
 {
     seed.reading_from(Input::Transient)
-        .deserialize(&mut Deserializer::new(reader))
+        .deserialize(&mut ::rmp_serde::Deserializer::new(reader))
 }

@@ -15,6 +15,7 @@
 //! `arena_core::Value`.
 
 pub mod events;
+pub mod msgpack_differential;
 pub mod value;
 
 use std::fmt;
@@ -23,7 +24,8 @@ use arena_core::{ArenaDeserialize, ArenaSeed, BStr, BumpAllocator, Limits};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 
-/// A format, driven exactly as its own `from_slice`-style helper drives it.
+/// A format, driven exactly as its own `from_slice`-style helper drives it (MessagePack: the
+/// owned twin with rmp-serde's, the arena type with `arena_core::msgpack::from_slice_seed`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Json,
@@ -232,7 +234,14 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    format.decode(seed::<T, A>(arena), data)
+    match format {
+        // The arena reads MessagePack through its own entry point (arena_core's reader), the
+        // owned twin through rmp-serde's: every check is also a differential of the two.
+        Format::MsgPack => {
+            arena_core::msgpack::from_slice_seed(seed::<T, A>(arena), data).map_err(|e| e.to_string())
+        }
+        _ => format.decode(seed::<T, A>(arena), data),
+    }
 }
 
 /// The property of every fuzz target; panics (a finding) when it does not hold.

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use arena_core::{BumpAllocator, Value};
 
-use crate::{Format, seed};
+use crate::Format;
 
 /// The formats `Value` reads: the self-describing ones.
 const FORMATS: [Format; 3] = [Format::Json, Format::MsgPack, Format::Cbor];
@@ -122,7 +122,7 @@ fn read<'bump, A: BumpAllocator>(
     arena: &'bump A,
     data: &[u8],
 ) -> Result<Value<'bump>, String> {
-    format.decode(seed::<Value<'bump>, A>(arena), data)
+    crate::decode_in::<Value<'bump>, A>(format, arena, data)
 }
 
 /// [`read`], on an arena that can rewind: a failed read leaves its used bytes as they were.

@@ -4,6 +4,7 @@ pub mod corruption;
 pub mod derive_support;
 pub mod formats;
 pub mod hostile;
+pub mod msgpack_probe;
 pub mod owned_value;
 pub mod recursive;
 pub mod shapes;

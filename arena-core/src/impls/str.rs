@@ -142,9 +142,10 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A
     }
 }
 
-/// `v` as a `str`, if it is UTF-8.
+/// `v` as a `str`, if it is UTF-8: ASCII checked without a loop over bytes (up to 64 bytes),
+/// anything else by the standard library. The MessagePack reader checks its strings with it.
 #[inline(always)]
-fn to_str(v: &[u8]) -> Option<&str> {
+pub(crate) fn to_str(v: &[u8]) -> Option<&str> {
     if is_ascii(v) {
         // SAFETY: ASCII is UTF-8.
         Some(unsafe { core::str::from_utf8_unchecked(v) })
