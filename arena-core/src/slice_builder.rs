@@ -537,6 +537,7 @@ where
 
 /// Reads every entry of `map` as [`read_entries`] does, into a builder left open, as
 /// [`collect`] does.
+#[cfg(feature = "hashbrown")]
 pub(crate) fn collect_entries<'de, 'bump, M, K, V, A>(
     arena: &'bump A,
     mut map: M,

@@ -16,7 +16,9 @@ use serde::Deserializer;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 
 use crate::arena_deserialize::NestedSeed;
-use crate::slice_builder::{self, SliceBuilder};
+use crate::slice_builder;
+#[cfg(feature = "hashbrown")]
+use crate::slice_builder::SliceBuilder;
 use crate::{ArenaDeserialize, BumpAllocator};
 
 /// Reads the entries of a map, or the pairs of a sequence, in input order, into an arena slice
@@ -53,11 +55,13 @@ where
 /// Collects the entries of a map, or the pairs of a sequence, in input order, for a hash map:
 /// built from the count, its entries only pass through, so no announced length goes straight
 /// into the arena.
+#[cfg(feature = "hashbrown")]
 struct PairsVisitor<'bump, K, V, A: ?Sized> {
     arena: &'bump A,
     marker: PhantomData<fn() -> (K, V)>,
 }
 
+#[cfg(feature = "hashbrown")]
 impl<'de, 'bump, K, V, A> Visitor<'de> for PairsVisitor<'bump, K, V, A>
 where
     K: ArenaDeserialize<'bump, A>,
@@ -95,6 +99,7 @@ fn deserialize_map_or_pairs<'de, D: Deserializer<'de>, V: Visitor<'de>>(
 }
 
 /// Reads a map (or a sequence of pairs) in input order for a hash map; see the module docs.
+#[cfg(feature = "hashbrown")]
 pub(crate) fn collect_pairs<'de, 'bump, K, V, A, D>(
     arena: &'bump A,
     deserializer: D,
