@@ -14,6 +14,7 @@ use serde::de::{Deserializer, Error, Visitor};
 use crate::{ArenaDeserialize, BumpAllocator};
 
 mod adjacently_tagged;
+pub(crate) mod buffer;
 pub(crate) mod content;
 mod flatten;
 mod internally_tagged;

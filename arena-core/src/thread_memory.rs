@@ -1,13 +1,15 @@
 //! [`release_thread_scratch`] and [`thread_memory_stats`]: the memory a thread keeps from one
 //! call to the next, how to give it back, and the OS calls it made.
 //!
-//! Two caches outlive a call, each reused by the next one on the thread: the
+//! Three caches outlive a call, each reused by the next one on the thread: the
 //! [scratch stack](crate::scratch) where sequences collect before they are copied into the
-//! arena, and the spare staging buffers of [`ArenaVec`](crate::ArenaVec) and
-//! [`ArenaString`](crate::ArenaString). Neither is part of a call's state: they hold memory,
-//! not decisions.
+//! arena, the [buffer](crate::derive_runtime::buffer) of the buffered representations (an
+//! internally tagged map whose tag comes late), and the spare staging buffers of
+//! [`ArenaVec`](crate::ArenaVec) and [`ArenaString`](crate::ArenaString). None is part of a
+//! call's state: they hold memory, not decisions.
 
 use crate::arena_vec::spares;
+use crate::derive_runtime::buffer;
 use crate::scratch;
 
 /// Frees this thread's scratch memory, if no sequence is being deserialized on it.
@@ -16,9 +18,11 @@ use crate::scratch;
 /// those of the sequences enclosing it), so that the next document reuses warm memory. Call this
 /// after a one-off large document to give that memory back. It also frees the spare staging
 /// buffers [`ArenaVec`](crate::ArenaVec) and [`ArenaString`](crate::ArenaString) keep for reuse
-/// (at most 256 KiB per thread).
+/// (at most 256 KiB per thread), and the buffer that internally tagged maps with a late tag
+/// are read into before their variant (at most 1 MiB is kept from one such map to the next).
 pub fn release_thread_scratch() {
     scratch::release();
+    buffer::release();
     spares::free_all();
 }
 
@@ -33,6 +37,9 @@ pub struct ThreadMemoryStats {
     /// the thread started: a sequence larger than 2 MiB reaching past the stack's first 8 MiB
     /// gives its pages back as it moves into the arena, about one call per 2 MiB moved.
     pub scratch_page_releases: u64,
+    /// Bytes of chunks the buffer of internally tagged maps with a late tag holds (0 while one
+    /// is being read).
+    pub buffer_capacity: usize,
 }
 
 impl ThreadMemoryStats {
@@ -69,6 +76,7 @@ pub fn thread_memory_stats() -> ThreadMemoryStats {
     ThreadMemoryStats {
         scratch_capacity: scratch::thread_scratch_capacity(),
         scratch_page_releases: scratch::thread_page_releases(),
+        buffer_capacity: buffer::thread_buffer_capacity(),
     }
 }
 

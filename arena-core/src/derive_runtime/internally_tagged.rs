@@ -7,8 +7,10 @@
 //!   the variant, which reads its content as serde reads it from its buffer
 //!   ([`content`](super::content)); a second tag among the rest is serde's `duplicate field`
 //!   error ([`TagGuard`]);
-//! - when the tag comes later, the map is buffered into a [`Value`] in the arena, the tag taken
-//!   out as serde takes it, and the rest replayed under serde's rules ([`ValueDeserializer`]);
+//! - when the tag comes later, the map is buffered into a [`Value`] in the thread's buffer
+//!   ([`with_buffer`]), the tag taken out as serde takes it, and the rest replayed under serde's
+//!   rules ([`ValueDeserializer`]); the buffer is given back once the variant is read, so the
+//!   arena holds the variant only;
 //! - a sequence is read as serde reads it (the tag first, the rest the content), streamed.
 //!
 //! Either way the variant reads the value serde reads, and refuses what serde refuses; an
@@ -27,22 +29,23 @@ use serde::de::{
     Deserialize, DeserializeSeed, Deserializer, EnumAccess, Error, MapAccess, SeqAccess, Visitor,
 };
 
+use super::buffer::with_buffer;
 use super::content::IgnoredContent;
 use super::tag_or_value::{TagOrValue, TagOrValueSeed};
 use crate::arena_deserialize::NestedSeed;
 use crate::slice_builder::{self, BuildError, SliceBuilder};
 use crate::{BumpAllocator, Value, ValueDeserializer};
 
-/// Reads an internally tagged enum from `deserializer` into `arena`: the tag (with `T`, the
-/// variant identifier), then the content with the seed `seed` makes of the tag. `expecting` is
+/// Reads an internally tagged enum from `deserializer`: the tag (with `T`, the variant
+/// identifier), then the content with the seed `seed` makes of the tag (which holds the arena
+/// the value goes to). `expecting` is
 /// the enum's expectation (``internally tagged enum X``, or its `expecting` attribute). Not
 /// public API.
 ///
 /// # Errors
 ///
 /// ``missing field `t` ``, ``duplicate field `t` ``, the format's, or the variant's.
-pub fn deserialize_internally_tagged<'de, 'bump, D, T, F, S, R, A>(
-    arena: &'bump A,
+pub fn deserialize_internally_tagged<'de, D, T, F, S, R>(
     deserializer: D,
     tag: &'static str,
     expecting: &'static str,
@@ -53,10 +56,8 @@ where
     T: Deserialize<'de>,
     F: FnOnce(T) -> S,
     S: for<'x> DeserializeSeed<'x, Value = R>,
-    A: BumpAllocator + ?Sized,
 {
     let visitor = TaggedVisitor {
-        arena,
         human_readable: deserializer.is_human_readable(),
         tag,
         expecting,
@@ -67,8 +68,7 @@ where
 }
 
 /// The visitor of the map or sequence the tag is in (serde's `TaggedContentVisitor`).
-struct TaggedVisitor<'bump, A: ?Sized, T, F> {
-    arena: &'bump A,
+struct TaggedVisitor<T, F> {
     /// The source format's `is_human_readable`, for a replay.
     human_readable: bool,
     tag: &'static str,
@@ -77,9 +77,8 @@ struct TaggedVisitor<'bump, A: ?Sized, T, F> {
     marker: PhantomData<fn() -> T>,
 }
 
-impl<'de, 'bump, A, T, F, S, R> Visitor<'de> for TaggedVisitor<'bump, A, T, F>
+impl<'de, T, F, S, R> Visitor<'de> for TaggedVisitor<T, F>
 where
-    A: BumpAllocator + ?Sized,
     T: Deserialize<'de>,
     F: FnOnce(T) -> S,
     S: for<'x> DeserializeSeed<'x, Value = R>,
@@ -107,33 +106,37 @@ where
 
     /// The tag at any position; first, the rest streams into the variant, else the map is
     /// buffered.
+    /// A key read before the tag goes to the thread's buffer, with the rest of the map.
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-        let first = map.next_key_seed(TagOrValueSeed::new(self.arena, Some(self.tag)))?;
-        match first {
-            Some(TagOrValue::Tag) => {
-                let tag = map.next_value::<T>()?;
-                let mut rest = TagGuard {
-                    map: &mut map,
-                    tag: self.tag,
-                };
-                let value = DeserializeSeed::deserialize(
-                    (self.seed)(tag),
-                    MapAccessDeserializer::new(&mut rest),
-                )?;
-                if rest.next_key::<IgnoredContent>()?.is_some() {
-                    return Err(M::Error::custom(
-                        "invalid length: the map has more entries than the variant read",
-                    ));
+        with_buffer(|buffer_arena| {
+            let mut first = Value::Unit;
+            let read = TagOrValueSeed::new(buffer_arena, self.tag, &mut first);
+            match map.next_key_seed(read)? {
+                Some(TagOrValue::Tag) => {
+                    let tag = map.next_value::<T>()?;
+                    let mut rest = TagGuard {
+                        map: &mut map,
+                        tag: self.tag,
+                    };
+                    let value = DeserializeSeed::deserialize(
+                        (self.seed)(tag),
+                        MapAccessDeserializer::new(&mut rest),
+                    )?;
+                    if rest.next_key::<IgnoredContent>()?.is_some() {
+                        return Err(M::Error::custom(
+                            "invalid length: the map has more entries than the variant read",
+                        ));
+                    }
+                    Ok(value)
                 }
-                Ok(value)
+                Some(TagOrValue::Value) => {
+                    let (tag, rest) = buffer(buffer_arena, map, first, self.tag)?;
+                    let replay = ValueDeserializer::by_value(&rest, self.human_readable);
+                    DeserializeSeed::deserialize((self.seed)(tag), replay)
+                }
+                None => Err(M::Error::missing_field(self.tag)),
             }
-            Some(first) => {
-                let (tag, rest) = buffer(self.arena, map, first, self.tag)?;
-                let replay = ValueDeserializer::by_value(&rest, self.human_readable);
-                DeserializeSeed::deserialize((self.seed)(tag), replay)
-            }
-            None => Err(M::Error::missing_field(self.tag)),
-        }
+        })
     }
 }
 
@@ -334,12 +337,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuardVisitor<V> {
     }
 }
 
-/// The map whose first key was `first`, buffered in `arena`: the tag, read with `T`, and the
-/// other entries in input order.
+/// The map whose first key was `first`, not the tag, buffered in `arena` (the thread's
+/// buffer): the tag, read with `T`, and the other entries in input order.
 fn buffer<'de, 'bump, A, M, T>(
     arena: &'bump A,
     mut map: M,
-    first: TagOrValue<'bump>,
+    first: Value<'bump>,
     tag_name: &'static str,
 ) -> Result<(T, Value<'bump>), M::Error>
 where
@@ -351,19 +354,20 @@ where
     let mut entries =
         SliceBuilder::new(arena, map.size_hint(), true).map_err(BuildError::into_de)?;
     let mut tag = None;
-    let mut key = Some(first);
-    while let Some(read) = key {
-        match read {
+    let mut key = first;
+    let mut read = Some(TagOrValue::Value);
+    while let Some(which) = read {
+        match which {
             TagOrValue::Tag if tag.is_some() => {
                 return Err(M::Error::duplicate_field(tag_name));
             }
             TagOrValue::Tag => tag = Some(map.next_value::<T>()?),
-            TagOrValue::Value(key) => {
+            TagOrValue::Value => {
                 let value = map.next_value_seed(value)?;
                 entries.push((key, value)).map_err(BuildError::into_de)?;
             }
         }
-        key = map.next_key_seed(TagOrValueSeed::new(arena, Some(tag_name)))?;
+        read = map.next_key_seed(TagOrValueSeed::new(arena, tag_name, &mut key))?;
     }
     let Some(tag) = tag else {
         return Err(M::Error::missing_field(tag_name));

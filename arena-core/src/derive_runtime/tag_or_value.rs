@@ -1,5 +1,10 @@
 //! A key of the map an internally tagged enum's tag is in, read into a [`Value`] unless it is
 //! the tag (serde's `TagOrContentVisitor`).
+//!
+//! The key's `Value` is written to a slot of the caller's, and the read returns only which of
+//! the two it was ([`TagOrValue`], a byte): a 24-byte `Value` handed back inside the format's
+//! `Result` is copied out of it in pieces that do not match the stores that wrote it, and the
+//! loads stall on every map, where the tag comes first too.
 
 use core::fmt;
 
@@ -9,59 +14,67 @@ use super::content::ENUM_INPUT;
 use crate::value::ValueVisitor;
 use crate::{BumpAllocator, Value};
 
-/// The tag, or any other key.
-pub(crate) enum TagOrValue<'bump> {
+/// The tag, or any other key (written to the seed's slot).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TagOrValue {
     Tag,
-    Value(Value<'bump>),
+    Value,
 }
 
 /// Reads a key with `deserialize_any`: a string or bytes equal to the tag is the tag, anything
-/// else a [`Value`] in the arena.
-pub(crate) struct TagOrValueSeed<'bump, A: ?Sized> {
+/// else a [`Value`] in the arena, written to `slot`.
+pub(crate) struct TagOrValueSeed<'s, 'bump, A: ?Sized> {
     visitor: ValueVisitor<'bump, A>,
-    tag: Option<&'static str>,
+    tag: &'static str,
+    slot: &'s mut Value<'bump>,
 }
 
-impl<'bump, A: BumpAllocator + ?Sized> TagOrValueSeed<'bump, A> {
-    /// Reads a key into `arena`, telling `tag` apart.
-    pub(crate) const fn new(arena: &'bump A, tag: Option<&'static str>) -> Self {
+impl<'s, 'bump, A: BumpAllocator + ?Sized> TagOrValueSeed<'s, 'bump, A> {
+    /// Reads a key into `arena`, telling `tag` apart; any other key goes to `slot`.
+    pub(crate) fn new(arena: &'bump A, tag: &'static str, slot: &'s mut Value<'bump>) -> Self {
         Self {
             visitor: ValueVisitor::new(arena),
             tag,
+            slot,
         }
     }
 
     /// Whether `key` (a string's bytes, or bytes) is the tag.
     fn is_tag(&self, key: &[u8]) -> bool {
-        self.tag.is_some_and(|tag| tag.as_bytes() == key)
+        self.tag.as_bytes() == key
     }
 }
 
-impl<'de, 'bump, A: BumpAllocator + ?Sized> DeserializeSeed<'de> for TagOrValueSeed<'bump, A> {
-    type Value = TagOrValue<'bump>;
+impl<'de, A: BumpAllocator + ?Sized> DeserializeSeed<'de> for TagOrValueSeed<'_, '_, A> {
+    type Value = TagOrValue;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
+/// Any other key: `value` written to the slot.
+#[inline(always)]
+fn put<'bump, E>(slot: &mut Value<'bump>, value: Result<Value<'bump>, E>) -> Result<TagOrValue, E> {
+    *slot = value?;
+    Ok(TagOrValue::Value)
+}
+
 /// `visit_*` methods that build the value.
 macro_rules! to_value {
     ($($method:ident($ty:ty),)*) => {$(
         fn $method<E: Error>(self, v: $ty) -> Result<Self::Value, E> {
-            self.visitor.$method(v).map(TagOrValue::Value)
+            let value = self.visitor.$method(v);
+            put(self.slot, value)
         }
     )*};
 }
 
-impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for TagOrValueSeed<'bump, A> {
-    type Value = TagOrValue<'bump>;
+impl<'de, A: BumpAllocator + ?Sized> Visitor<'de> for TagOrValueSeed<'_, '_, A> {
+    type Value = TagOrValue;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.tag {
-            Some(tag) => write!(f, "a type tag `{tag}` or any other value"),
-            None => f.write_str("any value"),
-        }
+        write!(f, "a type tag `{}` or any other value", self.tag)
     }
 
     to_value! {
@@ -76,46 +89,52 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for TagOrValueSeed<'bum
     }
 
     fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
-        self.visitor.visit_unit().map(TagOrValue::Value)
+        let value = self.visitor.visit_unit();
+        put(self.slot, value)
     }
 
     fn visit_none<E: Error>(self) -> Result<Self::Value, E> {
-        self.visitor.visit_none().map(TagOrValue::Value)
+        let value = self.visitor.visit_none();
+        put(self.slot, value)
     }
 
     fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
         if self.is_tag(v.as_bytes()) {
             return Ok(TagOrValue::Tag);
         }
-        self.visitor.visit_str(v).map(TagOrValue::Value)
+        let value = self.visitor.visit_str(v);
+        put(self.slot, value)
     }
 
     fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Self::Value, E> {
         if self.is_tag(v) {
             return Ok(TagOrValue::Tag);
         }
-        self.visitor.visit_bytes(v).map(TagOrValue::Value)
+        let value = self.visitor.visit_bytes(v);
+        put(self.slot, value)
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.visitor.visit_some(deserializer).map(TagOrValue::Value)
+        let value = self.visitor.visit_some(deserializer);
+        put(self.slot, value)
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(
         self,
         deserializer: D,
     ) -> Result<Self::Value, D::Error> {
-        self.visitor
-            .visit_newtype_struct(deserializer)
-            .map(TagOrValue::Value)
+        let value = self.visitor.visit_newtype_struct(deserializer);
+        put(self.slot, value)
     }
 
     fn visit_seq<Q: SeqAccess<'de>>(self, seq: Q) -> Result<Self::Value, Q::Error> {
-        self.visitor.visit_seq(seq).map(TagOrValue::Value)
+        let value = self.visitor.visit_seq(seq);
+        put(self.slot, value)
     }
 
     fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Self::Value, M::Error> {
-        self.visitor.visit_map(map).map(TagOrValue::Value)
+        let value = self.visitor.visit_map(map);
+        put(self.slot, value)
     }
 
     fn visit_enum<D: EnumAccess<'de>>(self, _data: D) -> Result<Self::Value, D::Error> {

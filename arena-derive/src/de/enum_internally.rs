@@ -39,7 +39,6 @@ pub fn deserialize(
         #seed
 
         #krate::__private::deserialize_internally_tagged(
-            __arena,
             __deserializer,
             #tag,
             #expecting,
