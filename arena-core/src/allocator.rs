@@ -68,16 +68,6 @@ impl fmt::Display for AllocError {
 
 impl std::error::Error for AllocError {}
 
-impl AllocError {
-    /// The format's error for it: a custom error with its message, counted as the thread's
-    /// read running out of what it may use (see [`exhaustion`](crate::exhaustion)).
-    #[cold]
-    pub(crate) fn into_de<E: serde::de::Error>(self) -> E {
-        crate::exhaustion::note(crate::exhaustion::Exhausted::Alloc(self));
-        E::custom(self)
-    }
-}
-
 /// How much memory an arena holds and how much of it is handed out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ArenaStats {

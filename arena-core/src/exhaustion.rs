@@ -8,14 +8,35 @@
 //! the first, never after the second, whose error is the one to report. An attempt reads with
 //! an error type that records nothing, so it builds that error from the [`last`] one.
 //!
-//! The count lives apart from the call state because allocation failures happen outside calls
-//! too, and because the modules that raise these errors come before `call`.
+//! Both become serde errors here ([`AllocError::into_de`], [`LimitHit::into_de`]), so the
+//! modules that define them (`allocator`, `limits`) know nothing of the count. The count lives
+//! apart from the call state because allocation failures happen outside calls too.
 
 use core::cell::Cell;
 use core::fmt;
 
 use crate::allocator::AllocError;
 use crate::limits::LimitHit;
+
+impl AllocError {
+    /// The format's error for it: a custom error with its message, counted as the thread's
+    /// read running out of what it may use.
+    #[cold]
+    pub(crate) fn into_de<E: serde::de::Error>(self) -> E {
+        note(Exhausted::Alloc(self));
+        E::custom(self)
+    }
+}
+
+impl LimitHit {
+    /// The format's error for it, counted as the thread's read running out of what it may
+    /// use.
+    #[cold]
+    pub(crate) fn into_de<E: serde::de::Error>(self) -> E {
+        note(Exhausted::Limit(self));
+        E::custom(self)
+    }
+}
 
 /// What a read ran out of; its `Display` is the error message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,25 +55,23 @@ impl fmt::Display for Exhausted {
 }
 
 std::thread_local! {
-    /// Limit hits and allocation failures raised on this thread, wrapping.
-    static COUNT: Cell<u32> = const { Cell::new(0) };
-    /// The last of them, `None` before the first.
-    static LAST: Cell<Option<Exhausted>> = const { Cell::new(None) };
+    /// Limit hits and allocation failures raised on this thread (wrapping), and the last of
+    /// them (`None` before the first).
+    static EXHAUSTED: Cell<(u32, Option<Exhausted>)> = const { Cell::new((0, None)) };
 }
 
 /// Counts one limit hit or allocation failure raised on this thread, and keeps it as the last.
 #[cold]
-pub(crate) fn note(what: Exhausted) {
-    COUNT.with(|count| count.set(count.get().wrapping_add(1)));
-    LAST.with(|last| last.set(Some(what)));
+fn note(what: Exhausted) {
+    EXHAUSTED.with(|cell| cell.set((cell.get().0.wrapping_add(1), Some(what))));
 }
 
 /// The count [`note`] keeps: compare two readings for equality only (it wraps).
 pub(crate) fn count() -> u32 {
-    COUNT.with(Cell::get)
+    EXHAUSTED.with(|cell| cell.get().0)
 }
 
 /// The last limit hit or allocation failure raised on this thread.
 pub(crate) fn last() -> Option<Exhausted> {
-    LAST.with(Cell::get)
+    EXHAUSTED.with(|cell| cell.get().1)
 }

@@ -43,8 +43,8 @@
 //! For contributors reading the source: each module uses only those listed before it, with one
 //! step back: the content reads of `arena_deserialize` and `impls` (how a value reads as serde
 //! reads it back from its buffer) use `derive_runtime::content`, which reads through the trait.
-//! - `exhaustion` (the thread's count of limit hits and allocation failures), `allocator` (the
-//!   [`BumpAllocator`] trait), `limits` ([`Limits`]), `chunk_pool`;
+//! - `allocator` (the [`BumpAllocator`] trait), `limits` ([`Limits`]), `exhaustion` (their
+//!   errors as serde errors, and the thread's count of them), `chunk_pool`;
 //! - `call`, the per-thread state of a deserialization call (limits in force, depth, byte
 //!   budget, trust, open direct bytes, string mode), whose module docs follow one call from
 //!   [`ArenaSeed`] to the arena; `arena_vec` and `arena_string`; `slab_arena` (on `chunk_pool`);
@@ -55,7 +55,8 @@
 //!   [`ValueDeserializer`], which replays one); `derive_runtime`, what the derive's code calls:
 //!   serde's buffer rules on a stream (`content`), the tagged enums and flatten (which buffer
 //!   into a `Value` where they must);
-//! - `thread_memory` ([`release_thread_scratch`], over `scratch` and `arena_vec`).
+//! - `thread_memory` ([`release_thread_scratch`], over `scratch`, the buffer of
+//!   `derive_runtime` and `arena_vec`).
 
 #![warn(missing_docs)]
 

@@ -10,8 +10,6 @@
 
 use core::fmt;
 
-use serde::de::Error;
-
 /// Bounds for one deserialization call.
 ///
 /// Every limit hit is a serde error naming the limit and its value. The byte budget counts
@@ -154,16 +152,6 @@ pub(crate) enum LimitHit {
     Depth(usize),
     Len(usize),
     StrLen(usize),
-}
-
-impl LimitHit {
-    /// The format's error for it, counted as the thread's read running out of what it may
-    /// use (see [`exhaustion`](crate::exhaustion)).
-    #[cold]
-    pub(crate) fn into_de<E: Error>(self) -> E {
-        crate::exhaustion::note(crate::exhaustion::Exhausted::Limit(self));
-        E::custom(self)
-    }
 }
 
 impl fmt::Display for LimitHit {
