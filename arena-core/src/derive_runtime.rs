@@ -24,6 +24,7 @@ mod unit_variant;
 pub use adjacently_tagged::{
     AdjacentKey, AdjacentVariantSeed, finish_adjacent, next_adjacent_key, replay_content,
 };
+pub use buffer::{Buffer, with_buffer};
 pub use content::{
     Ask, BufferedSeed, ContentSeed, EnumRules, IdentifierSeed, IgnoredContent, Rules, Scalar,
 };

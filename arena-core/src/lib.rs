@@ -138,12 +138,12 @@ pub mod __private {
     pub use crate::call::attempt::{AttemptError, attempt};
     pub use crate::call::check_invariants as check_call_invariants;
     pub use crate::derive_runtime::{
-        AdjacentKey, AdjacentVariantSeed, Ask, BufferedSeed, ContentSeed, EnumRules, FlatCollector,
-        FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, IdentifierSeed, IgnoredContent,
-        InternallyTaggedUnitVisitor, Rules, Scalar, UntaggedUnitVisitor,
+        AdjacentKey, AdjacentVariantSeed, Ask, Buffer, BufferedSeed, ContentSeed, EnumRules,
+        FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, IdentifierSeed,
+        IgnoredContent, InternallyTaggedUnitVisitor, Rules, Scalar, UntaggedUnitVisitor,
         deserialize_internally_tagged, finish_adjacent, flat_deny_unknown_fields, flat_key_bytes,
         flat_key_str, flat_wanted, from_utf8_lossy, missing_field, missing_field_serde,
-        next_adjacent_key, replay_content,
+        next_adjacent_key, replay_content, with_buffer,
     };
     pub use crate::scratch::thread_scratch_capacity;
 }

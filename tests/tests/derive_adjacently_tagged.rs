@@ -16,6 +16,7 @@
 //! - A named test for where the derive deliberately does better than serde:
 //!   `is_human_readable`.
 //! - A recursive enum nests up to the depth limit.
+//! - Content buffered before its tag is not kept in the arena.
 
 use arena_core::ArenaDeserialize;
 use arena_tests::Format::MsgPack;
@@ -618,4 +619,24 @@ fn deep_nesting_is_a_depth_error() {
         let error = read.expect_err("too deep");
         assert!(error.contains("depth limit"), "{error}");
     }
+}
+
+/// Where the content comes before the tag, it is buffered to be replayed into the variant, in
+/// the thread's buffer, given back once the variant is read: the arena being filled holds the
+/// value and nothing else, as when the tag comes first.
+#[test]
+fn content_buffered_before_its_tag_is_not_kept_in_the_arena() {
+    use arena_core::{BumpAllocator, SlabArena};
+    let used = |json: &str| {
+        let arena = SlabArena::new();
+        let block: Block<'_> = arena_core::json::from_str(&arena, json).unwrap();
+        let Block::Item { name, qty, parts } = block else {
+            panic!("read {block:?}");
+        };
+        assert_eq!((name, qty, parts), ("bolt", Some(3), &[1, 2, 3][..]));
+        BumpAllocator::stats(&arena).used_bytes
+    };
+    let first = used(r#"{"t": "Item", "c": {"name": "bolt", "qty": 3, "parts": [1, 2, 3]}}"#);
+    let last = used(r#"{"c": {"name": "bolt", "qty": 3, "parts": [1, 2, 3]}, "t": "Item"}"#);
+    assert_eq!(last, first);
 }

@@ -60,8 +60,8 @@ impl Error for AttemptError {
 /// Everything `read` allocates in `arena` is given back when it fails, so no reference into
 /// those bytes may outlive the failure. `read` is a function pointer, not a closure: it
 /// captures nothing, and the `input` it reads was made before the attempt began (for the
-/// derive's untagged enums, a `ValueDeserializer`: a copy of a document that lives in the arena
-/// from before the attempt, and is only read). What is left to the caller:
+/// derive's untagged enums, a `ValueDeserializer`: a copy of a document in the thread's
+/// buffer, made before the attempt, and only read). What is left to the caller:
 /// - `read` must not store what it allocates anywhere but in its `Ok` value: not in a static
 ///   or a thread-local, not through `arena` (whose type the caller may have written);
 /// - `arena` is the arena `read` allocates in: another arena would not be rewound, while the

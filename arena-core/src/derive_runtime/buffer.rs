@@ -1,6 +1,6 @@
 //! The thread's buffer: where a buffered representation keeps the input it must read twice (an
-//! internally tagged map whose tag is not its first key), for as long as it replays it, and no
-//! longer.
+//! internally tagged map whose tag is not its first key, an adjacently tagged enum's content
+//! before its tag, the input of an untagged enum), for as long as it replays it, and no longer.
 //!
 //! A buffer in the arena being filled would stay there, below the value read from it, until
 //! the arena goes: a map buffered whole costs its size again in every document. Here the
@@ -37,8 +37,8 @@ const KEEP_BYTES: usize = 1024 * 1024;
 /// empty (and in a `const`).
 type Settings = <BumpSettings as BumpAllocatorSettings>::WithGuaranteedAllocated<false>;
 
-/// The thread's buffer arena.
-pub(crate) struct Buffer {
+/// The thread's buffer arena, handed to the closure of [`with_buffer`]. Not public API.
+pub struct Buffer {
     /// The chunks. Shared borrows of it are handed out only inside [`with_buffer`]; it is
     /// borrowed mutably only when no `with_buffer` is running (`depth == 0`).
     bump: UnsafeCell<Bump<Global, Settings>>,
@@ -77,6 +77,15 @@ impl Buffer {
             // borrowed for the `'b` of a `with_buffer` call, which has returned.
             unsafe { *self.bump.get() = Bump::unallocated() };
         }
+    }
+}
+
+impl core::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Buffer")
+            .field("stats", &BumpAllocator::stats(self))
+            .field("depth", &self.depth.get())
+            .finish()
     }
 }
 
@@ -139,9 +148,9 @@ impl Buffer {
 
 /// Runs `read` with the thread's buffer, and gives back what it allocated there once it
 /// returns (or unwinds). The value `read` returns cannot borrow the buffer: `R` is chosen
-/// outside the buffer's lifetime `'b`.
+/// outside the buffer's lifetime `'b`. Not public API.
 #[inline(always)]
-pub(crate) fn with_buffer<R>(read: impl for<'b> FnOnce(&'b Buffer) -> R) -> R {
+pub fn with_buffer<R>(read: impl for<'b> FnOnce(&'b Buffer) -> R) -> R {
     // `read` runs outside `LocalKey::with`: a closure holding it (and the visitor and map
     // access it owns) is too large for `with` to be inlined, and the call that takes it copies
     // them through the stack, a stall on every map.

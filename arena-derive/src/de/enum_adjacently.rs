@@ -1,7 +1,8 @@
 //! Adjacently tagged enums (`#[arena(tag = "t", content = "c")]`): `{"t": variant, "c":
 //! content}` in either order, or `[variant, content]`, read through `deserialize_struct` as
 //! serde_derive's `enum_adjacently.rs` reads them. The tag first, the content streams into the
-//! variant; the content first, it is buffered into a `Value` and replayed once the tag is known.
+//! variant; the content first, it is buffered into a `Value` in the thread's buffer and replayed
+//! once the tag is known.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -96,24 +97,27 @@ pub fn deserialize(
                             ::core::option::Option::None => #missing_content,
                         }
                     }
-                    // The content first: buffered until the tag says what it is.
-                    ::core::option::Option::Some(#key::Content) => {
-                        let __content = __serde::de::MapAccess::next_value_seed(
-                            &mut __map,
-                            #krate::__private::NestedSeed::<#krate::Value<#bump>, #arena>::new(__arena),
-                        )?;
-                        match #next_key {
-                            ::core::option::Option::Some(#key::Tag) => {
-                                #finish_content_then_tag
+                    // The content first: buffered in the thread's buffer until the tag says
+                    // what it is, then given back.
+                    ::core::option::Option::Some(#key::Content) => #krate::__private::with_buffer(
+                        |__buffer| -> ::core::result::Result<Self::Value, __A::Error> {
+                            let __content = __serde::de::MapAccess::next_value_seed(
+                                &mut __map,
+                                #krate::__private::NestedSeed::<#krate::Value<'_>, #krate::__private::Buffer>::new(__buffer),
+                            )?;
+                            match #next_key {
+                                ::core::option::Option::Some(#key::Tag) => {
+                                    #finish_content_then_tag
+                                }
+                                ::core::option::Option::Some(#key::Content) => ::core::result::Result::Err(
+                                    <__A::Error as __serde::de::Error>::duplicate_field(#content),
+                                ),
+                                ::core::option::Option::None => ::core::result::Result::Err(
+                                    <__A::Error as __serde::de::Error>::missing_field(#tag),
+                                ),
                             }
-                            ::core::option::Option::Some(#key::Content) => ::core::result::Result::Err(
-                                <__A::Error as __serde::de::Error>::duplicate_field(#content),
-                            ),
-                            ::core::option::Option::None => ::core::result::Result::Err(
-                                <__A::Error as __serde::de::Error>::missing_field(#tag),
-                            ),
-                        }
-                    }
+                        },
+                    ),
                     ::core::option::Option::None => ::core::result::Result::Err(
                         <__A::Error as __serde::de::Error>::missing_field(#tag),
                     ),

@@ -1,6 +1,7 @@
 //! Untagged enums (`#[arena(untagged)]`), and the variants marked `untagged` at the end of a
-//! tagged enum: the input buffered once into a `Value` in the arena, then each variant tried on
-//! it in order, the first that reads winning (serde_derive's `de/enum_untagged.rs`).
+//! tagged enum: the input buffered once into a `Value` in the thread's buffer (given back once
+//! the variant is read), then each variant tried on it in order, the first that reads winning
+//! (serde_derive's `de/enum_untagged.rs`).
 //!
 //! Each try is an `attempt`: a variant that fails is rewound out of the arena, and out of the
 //! call's byte budget, before the next one starts.
@@ -23,8 +24,6 @@ pub fn deserialize(
 ) -> TokenStream {
     let Params {
         krate,
-        bump,
-        arena,
         this_ty,
         type_name,
         ..
@@ -65,12 +64,16 @@ pub fn deserialize(
     quote! {
         // The replay answers what the source format answers (serde's buffer says `true`).
         let __human_readable = __serde::Deserializer::is_human_readable(&__deserializer);
-        let __value = <#krate::Value<#bump> as #krate::ArenaDeserialize<#bump, #arena>>::deserialize_in(
-            __arena,
-            __deserializer,
-        )?;
-        #(#attempts)*
-        ::core::result::Result::Err(<__D::Error as __serde::de::Error>::custom(#fallthrough))
+        // The buffer is the thread's, given back once the variant is read: the arena keeps
+        // the variant only.
+        #krate::__private::with_buffer(|__buffer| -> ::core::result::Result<#this_ty, __D::Error> {
+            let __value = <#krate::Value<'_> as #krate::ArenaDeserialize<'_, #krate::__private::Buffer>>::deserialize_in(
+                __buffer,
+                __deserializer,
+            )?;
+            #(#attempts)*
+            ::core::result::Result::Err(<__D::Error as __serde::de::Error>::custom(#fallthrough))
+        })
     }
 }
 
