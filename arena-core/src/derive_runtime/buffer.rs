@@ -9,8 +9,9 @@
 //! buffered map inside the replay of another) in stack order, and so do the rewinds.
 //!
 //! A rewind keeps the chunks, so the next buffer writes to memory that is already resident: a
-//! rewind is two stores, and a document of many buffered maps takes chunks only for its
-//! largest. When the outermost buffer returns and the buffer holds more than
+//! rewind only moves the bump pointer back, and a document of many buffered maps takes chunks
+//! only for its largest. A read that buffers nothing (a map whose tag comes first) does not
+//! rewind at all. When the outermost buffer returns and the buffer holds more than
 //! [`KEEP_BYTES`], its chunks go back to the system allocator: a one-off huge map does not stay
 //! resident for the thread's life. [`release`] (through
 //! [`release_thread_scratch`](crate::release_thread_scratch)) frees them on request.
