@@ -10,10 +10,11 @@ use std::time::Duration;
 
 use arena_bench::datasets::Dataset;
 use arena_bench::datasets::DatasetId;
-use arena_bench::dispatch::{CellVisitor, GlobalAllocator, StrategyId, dispatch};
+use arena_bench::dispatch::{CellVisitor, dispatch};
 use arena_bench::format::{Format, FormatId};
 use arena_bench::run::documents;
 use arena_bench::strategy::{Observed, Strategy};
+use arena_bench::strategy_id::{GlobalAllocator, StrategyId};
 use criterion::Criterion;
 
 /// The synthetic documents at 100 KB (the city in postcard, about 1,200 citizens; the event

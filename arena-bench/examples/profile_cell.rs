@@ -16,10 +16,11 @@
 use std::time::Instant;
 
 use arena_bench::datasets::{Dataset, DatasetId};
-use arena_bench::dispatch::{CellVisitor, StrategyId, dispatch};
+use arena_bench::dispatch::{CellVisitor, dispatch};
 use arena_bench::format::{Format, FormatId};
 use arena_bench::run::{documents, parse_size};
 use arena_bench::strategy::{Observed, Strategy};
+use arena_bench::strategy_id::StrategyId;
 
 struct Profile<'a> {
     input: &'a [u8],

@@ -12,12 +12,9 @@ pub mod events;
 mod splitmix;
 pub mod twitter;
 
-use crate::dispatch::StrategyId;
 use crate::format::FormatId;
-use crate::model::{Digest, LiveSize};
-
-/// Lets [`Dataset::Multi`] name multitude's default allocator.
-pub type MultiAlloc = allocator_api2_04::alloc::Global;
+use crate::model::{Digest, LiveSize, MultiAlloc};
+use crate::strategy_id::StrategyId;
 
 /// One dataset: its four representations.
 pub trait Dataset {

@@ -14,7 +14,7 @@ use core::alloc::Layout;
 use crate::datasets::city;
 use crate::format::{Format, Postcard};
 use crate::measure::{proc_status_bytes, quantile};
-use crate::report::ReportRow;
+use crate::report_row::ReportRow;
 use crate::strategy::ArenaKind;
 
 /// Allocations per simulated document in the latency figure: about what a 2 MB city makes

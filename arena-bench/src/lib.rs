@@ -17,11 +17,13 @@
 //!
 //! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
 //! the models and documents, [`format`] the formats, [`strategy`] the strategies,
-//! [`json_parsers`] the table of JSON's two parsers, [`value`] the value table's strategies, [`dispatch`] their names and the dispatch from
-//! names to types, [`measure`] the generic measurement, [`figures`] the slab arena's figures,
-//! [`streaming`] the memory of reading a large file, [`sweep`] the size sweep, [`verdict`] the
-//! per-cell verdicts on `slab-fresh`, [`report`] the outputs, [`results`] the dated results
-//! file, [`provenance`] the date and machine it states, and [`run`] the command.
+//! [`strategy_id`] their names, [`json_parsers`] the table of JSON's two parsers, [`value`] the
+//! value table's strategies, [`dispatch`] the dispatch from names to types, [`measure`] the
+//! generic measurement, [`report_row`] a measured row with its speedup, [`figures`] the slab
+//! arena's figures, [`streaming`] the memory of reading a large file, [`sweep`] the size
+//! sweep, [`verdict`] the per-cell verdicts on `slab-fresh`, [`report`] the outputs,
+//! [`results`] the dated results file, [`provenance`] the date and machine it states, and
+//! [`run`] the command.
 
 pub mod counting;
 pub mod datasets;
@@ -33,9 +35,11 @@ pub mod measure;
 pub mod model;
 pub mod provenance;
 pub mod report;
+pub mod report_row;
 pub mod results;
 pub mod run;
 pub mod strategy;
+pub mod strategy_id;
 pub mod streaming;
 pub mod sweep;
 pub mod value;

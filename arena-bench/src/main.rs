@@ -1,7 +1,7 @@
 //! `arena-bench` with the system allocator; see the library documentation.
 
 use arena_bench::counting::Counting;
-use arena_bench::dispatch::GlobalAllocator;
+use arena_bench::strategy_id::GlobalAllocator;
 
 #[global_allocator]
 static GLOBAL: Counting<std::alloc::System> = Counting(std::alloc::System);

@@ -28,6 +28,10 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::hash::DefaultHasher;
 
+/// multitude's default allocator, which the multitude twins are read with
+/// ([`Dataset::Multi`](crate::datasets::Dataset::Multi)).
+pub type MultiAlloc = allocator_api2_04::alloc::Global;
+
 /// A string borrowed from the input when the format allows it, copied when it does not (a JSON
 /// string with escapes).
 ///
@@ -302,7 +306,7 @@ pub trait MultiBoxable: Sized {
     ) -> Result<multitude::Box<Self>, D::Error>;
 }
 
-impl<'de, T: MultiBoxable> multitude::de::DeserializeIn<'de, crate::datasets::MultiAlloc>
+impl<'de, T: MultiBoxable> multitude::de::DeserializeIn<'de, crate::model::MultiAlloc>
     for MultiBox<T>
 {
     fn deserialize_in<D: serde::Deserializer<'de>>(
@@ -338,7 +342,7 @@ impl<'de> serde::Deserialize<'de> for NoModel {
     }
 }
 
-impl<'de> multitude::de::DeserializeIn<'de, crate::datasets::MultiAlloc> for NoModel {
+impl<'de> multitude::de::DeserializeIn<'de, crate::model::MultiAlloc> for NoModel {
     fn deserialize_in<D: serde::Deserializer<'de>>(
         _: &multitude::Arena,
         _: D,
@@ -594,7 +598,7 @@ macro_rules! model_item {
                 arena: &::multitude::Arena,
                 deserializer: D,
             ) -> ::core::result::Result<::multitude::Box<Self>, D::Error> {
-                <::multitude::Box<Self> as ::multitude::de::DeserializeIn<'de, $crate::datasets::MultiAlloc>>::deserialize_in(arena, deserializer)
+                <::multitude::Box<Self> as ::multitude::de::DeserializeIn<'de, $crate::model::MultiAlloc>>::deserialize_in(arena, deserializer)
             }
         }
     };

@@ -8,8 +8,9 @@
 
 use std::fmt::Write as _;
 
-use crate::dispatch::StrategyId;
-use crate::report::{BASELINE, Meta, Report, ReportRow, VALUE_BASELINE};
+use crate::report::{Meta, Report};
+use crate::report_row::{BASELINE, ReportRow, VALUE_BASELINE};
+use crate::strategy_id::StrategyId;
 use crate::sweep::{self, SweepReport};
 use crate::verdict;
 

@@ -19,7 +19,7 @@ pub use cli::{
 };
 pub use documents::{Documents, ValueDigest, documents, documents_for};
 
-use crate::dispatch::GlobalAllocator;
+use crate::strategy_id::GlobalAllocator;
 
 /// A child that runs one measurement and returns it as JSON, or why it failed.
 type JsonChild = fn(&[String]) -> Result<String, String>;

@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use serde::de::{DeserializeSeed, Deserializer};
 
-use crate::datasets::{Dataset, MultiAlloc};
-use crate::format::{Format, Json};
 use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator, LengthTrust, Value};
 
-use crate::model::{Digest, LiveSize, digest_of};
+use crate::datasets::Dataset;
+use crate::format::{Format, Json};
+use crate::model::{Digest, LiveSize, MultiAlloc, digest_of};
 
 /// Time taken by one document.
 #[derive(Clone, Copy, Debug, Default)]

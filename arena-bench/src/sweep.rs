@@ -13,12 +13,10 @@ use std::fmt::Write as _;
 use crate::format::FormatId;
 use crate::measure::Row;
 use crate::report::{Meta, os_calls};
+use crate::report_row::BASELINE;
 
 /// The strategy the sweep is about.
 pub const CONTENDER: &str = "slab-fresh";
-
-/// The baseline of its speedup.
-pub const BASELINE: &str = "owned-system";
 
 /// The strategies `slab-fresh` must beat on [`IN_PLACE_TARGET_FORMATS`]: serde's
 /// `deserialize_in_place` under either allocator.

@@ -15,9 +15,9 @@
 use std::fmt::Write as _;
 
 use crate::datasets::DatasetId;
-use crate::dispatch::StrategyId;
 use crate::format::FormatId;
 use crate::measure::Row;
+use crate::strategy_id::StrategyId;
 
 /// The strategy the verdicts are about: the arena derive into a fresh `SlabArena` per
 /// document, what a user of the toolkit does by default.

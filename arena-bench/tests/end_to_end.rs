@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use arena_bench::dispatch::StrategyId;
-use arena_bench::report::{BASELINE, Report, VALUE_BASELINE};
+use arena_bench::report::Report;
+use arena_bench::report_row::{BASELINE, VALUE_BASELINE};
+use arena_bench::strategy_id::StrategyId;
 use arena_bench::sweep::{HOLD_TARGET, SweepReport};
 use arena_bench::verdict::CellGroup;
 

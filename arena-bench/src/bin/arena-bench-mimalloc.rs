@@ -2,7 +2,7 @@
 //! the main binary.
 
 use arena_bench::counting::Counting;
-use arena_bench::dispatch::GlobalAllocator;
+use arena_bench::strategy_id::GlobalAllocator;
 
 #[global_allocator]
 static GLOBAL: Counting<mimalloc::MiMalloc> = Counting(mimalloc::MiMalloc);

@@ -3,9 +3,10 @@
 use std::time::Duration;
 
 use crate::datasets::DatasetId;
-use crate::dispatch::{GlobalAllocator, StrategyId, measure_cell};
+use crate::dispatch::measure_cell;
 use crate::format::FormatId;
 use crate::measure::{Plan, Row};
+use crate::strategy_id::{GlobalAllocator, StrategyId};
 
 /// Fewest timed documents per cell: fewer makes the median and spread meaningless.
 pub const MIN_RUNS: u32 = 5;

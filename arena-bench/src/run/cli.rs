@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use crate::datasets::DatasetId;
-use crate::dispatch::StrategyId;
 use crate::format::FormatId;
+use crate::strategy_id::StrategyId;
 
 /// The default size of the synthetic documents (`--size`), in bytes of the city's postcard
 /// and of the event streams' MessagePack: 2 MB (about 24,000 citizens, 4.3 MB of JSON; about
@@ -314,8 +314,8 @@ impl Options {
 mod tests {
     use super::{DEFAULT_LARGE_BYTES, Options, SWEEP_FORMATS, SWEEP_STRATEGIES, parse_sizes};
     use crate::datasets::DatasetId;
-    use crate::dispatch::StrategyId;
     use crate::format::FormatId;
+    use crate::strategy_id::StrategyId;
 
     fn parse(args: &[&str]) -> Result<Options, String> {
         Options::parse(&args.iter().map(|&a| a.to_owned()).collect::<Vec<_>>())

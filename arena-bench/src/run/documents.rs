@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
-use crate::dispatch::StrategyId;
+use crate::strategy_id::StrategyId;
 use core::marker::PhantomData;
 
 use crate::format::{Format, FormatId, JsonSonic};
@@ -177,9 +177,9 @@ mod tests {
 
     use super::{ValueDigest, corpus, data_dir};
     use crate::datasets::canada;
-    use crate::dispatch::StrategyId;
     use crate::format::{Format, FormatId, Json, JsonSonic};
     use crate::model::digest_of;
+    use crate::strategy_id::StrategyId;
 
     /// Every number of a JSON text, in order (canada.json's strings hold no digits).
     fn numbers(json: &str) -> Vec<&str> {

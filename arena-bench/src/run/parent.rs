@@ -10,12 +10,12 @@ use std::time::Instant;
 use super::Options;
 use super::documents::{Documents, ValueDigest, documents_for};
 use crate::datasets::{DatasetId, city};
-use crate::dispatch::{GlobalAllocator, StrategyId};
 use crate::figures::Figures;
 use crate::format::FormatId;
 use crate::measure::Row;
 use crate::provenance;
 use crate::report::{Meta, Report};
+use crate::strategy_id::{GlobalAllocator, StrategyId};
 
 /// Where `target/` is: the binary lives in `target/<profile>/`.
 fn default_out_dir() -> PathBuf {

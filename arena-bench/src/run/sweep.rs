@@ -13,8 +13,8 @@ use super::parent::{
     ChildPlan, binary_for, failed_row, median_round, prepare, run_child, run_meta, write_file,
 };
 use crate::datasets::DatasetId;
-use crate::dispatch::GlobalAllocator;
 use crate::measure::Row;
+use crate::strategy_id::GlobalAllocator;
 use crate::sweep::{SizeRow, SweepReport, markdown, size_name};
 
 /// Runs the sweep at `sizes` (increasing), prints it and writes `out/sizes.{md,json}` (and
