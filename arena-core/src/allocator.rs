@@ -8,7 +8,8 @@ use core::alloc::Layout;
 use core::fmt;
 use core::ptr::NonNull;
 
-#[cfg(feature = "bump-scope")]
+// Always compiled: the buffer of the derive's buffered representations is a bump-scope arena
+// (the `bump-scope` feature gates the collections' impls).
 mod bump_scope;
 #[cfg(feature = "bumpalo")]
 mod bumpalo;
@@ -94,7 +95,7 @@ impl fmt::Display for ArenaStats {
 /// A bump arena that deserialization can allocate from.
 ///
 /// Implemented for [`bumpalo::Bump`](::bumpalo::Bump) (feature `bumpalo`),
-/// [`bump_scope::Bump`](::bump_scope::Bump) (feature `bump-scope`) and this crate's
+/// [`bump_scope::Bump`](::bump_scope::Bump) and this crate's
 /// [`SlabArena`](crate::SlabArena). Memory handed out lives as
 /// long as the shared borrow of the arena; values placed in it are never dropped, as in every
 /// bump arena.

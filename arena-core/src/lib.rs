@@ -6,7 +6,7 @@
 //! out in a few large chunks, built in one pass and freed in one step when the arena goes.
 //!
 //! - [`BumpAllocator`] unifies the arenas: `bumpalo::Bump` (feature `bumpalo`),
-//!   `bump_scope::Bump` (feature `bump-scope`), and this crate's [`SlabArena`], whose chunks
+//!   `bump_scope::Bump`, and this crate's [`SlabArena`], whose chunks
 //!   come from a shared [`ChunkPool`], so a fresh arena per document costs what a reused one
 //!   does.
 //! - [`ArenaDeserialize`] is serde's `Deserialize` with an arena; [`ArenaSeed`] drives it from

@@ -292,11 +292,8 @@ mod tests {
     #[test]
     fn a_failed_attempt_gives_back_what_it_used_on_an_arena_that_rewinds() {
         attempts_on(&SlabArena::new(), true);
-        #[cfg(feature = "bump-scope")]
-        {
-            let bump: bump_scope::Bump = bump_scope::Bump::new();
-            attempts_on(&bump, true);
-        }
+        let bump: bump_scope::Bump = bump_scope::Bump::new();
+        attempts_on(&bump, true);
         check_invariants();
     }
 

@@ -25,7 +25,7 @@ use core::cell::{Cell, UnsafeCell};
 use core::ptr::{self, NonNull};
 
 use bump_scope::Bump;
-use bump_scope::alloc::{Allocator as _, Global};
+use bump_scope::alloc::Global;
 use bump_scope::settings::{BumpAllocatorSettings, BumpSettings};
 
 use crate::allocator::{AllocError, ArenaStats, BumpAllocator};
@@ -60,24 +60,21 @@ impl Buffer {
     /// The chunks, shared.
     #[inline(always)]
     fn bump(&self) -> &Bump<Global, Settings> {
-        // SAFETY: the bump is borrowed mutably only in `free_if`, when no `with_buffer` is
+        // SAFETY: the bump is borrowed mutably only in `free_above`, when no `with_buffer` is
         // running, so while a shared borrow exists no mutable one does (the thread-local is
         // not shared with other threads).
         unsafe { &*self.bump.get() }
     }
 
-    /// Frees the chunks if no buffer is in use and `free(capacity)` says so.
-    fn free_if(&self, free: impl FnOnce(usize) -> bool) {
-        if self.depth.get() != 0 {
+    /// Frees the chunks if no buffer is in use and they are more than `keep` bytes.
+    fn free_above(&self, keep: usize) {
+        if self.depth.get() != 0 || self.bump().stats().capacity() <= keep {
             return;
         }
-        let capacity = self.bump().stats().capacity();
-        if free(capacity) {
-            // SAFETY: no `with_buffer` is running on this thread (`depth == 0`), so no shared
-            // borrow of the bump, nor of anything allocated in it, exists: every one was
-            // borrowed for the `'b` of a `with_buffer` call, which has returned.
-            unsafe { *self.bump.get() = Bump::unallocated() };
-        }
+        // SAFETY: no `with_buffer` is running on this thread (`depth == 0`), so no shared
+        // borrow of the bump, nor of anything allocated in it, exists: every one was borrowed
+        // for the `'b` of a `with_buffer` call, which has returned.
+        unsafe { *self.bump.get() = Bump::unallocated() };
     }
 }
 
@@ -90,27 +87,18 @@ impl core::fmt::Debug for Buffer {
     }
 }
 
-// SAFETY: bump-scope's `Allocator::allocate` returns a block aligned and at least
-// `layout.size()` long, disjoint from every other live block; nothing calls `deallocate`,
-// `grow` or `shrink` on it. The block stays valid until the bump is rewound past it or
-// replaced, which `with_buffer` does only after the borrow it was handed out under has ended.
-// The buffer has no checkpoint of its own (`with_buffer` rewinds it).
+// SAFETY: every allocation is the bump's own, through its `BumpAllocator` impl (`allocator/
+// bump_scope.rs`): aligned, disjoint from every other live block, and valid until the bump is
+// rewound past it or replaced, which `with_buffer` does only after the borrow it was handed out
+// under has ended. The buffer has no checkpoint of its own (`with_buffer` rewinds it).
 unsafe impl BumpAllocator for Buffer {
     #[inline]
     fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        self.bump()
-            .allocate(layout)
-            .map(NonNull::cast)
-            .map_err(|_| AllocError::new(layout))
+        BumpAllocator::try_alloc_layout(self.bump(), layout)
     }
 
     fn stats(&self) -> ArenaStats {
-        let stats = self.bump().stats();
-        ArenaStats {
-            reserved_bytes: stats.capacity(),
-            used_bytes: stats.allocated(),
-            chunks: stats.count(),
-        }
+        BumpAllocator::stats(self.bump())
     }
 }
 
@@ -143,7 +131,7 @@ impl Buffer {
         // is still valid. Everything allocated since was borrowed for the call's `'b`, which
         // has ended: the call's result cannot borrow it (`R` is chosen outside `'b`).
         unsafe { self.bump().reset_to(checkpoint) };
-        self.free_if(|capacity| capacity > KEEP_BYTES);
+        self.free_above(KEEP_BYTES);
     }
 }
 
@@ -170,7 +158,7 @@ pub fn with_buffer<R>(read: impl for<'b> FnOnce(&'b Buffer) -> R) -> R {
 
 /// Frees the thread's buffer, if no buffered representation is being read on it.
 pub(crate) fn release() {
-    let _ = BUFFER.try_with(|buffer| buffer.free_if(|_| true));
+    let _ = BUFFER.try_with(|buffer| buffer.free_above(0));
 }
 
 /// Bytes of chunks the thread's buffer holds.

@@ -38,9 +38,8 @@ use crate::{BumpAllocator, Value, ValueDeserializer};
 
 /// Reads an internally tagged enum from `deserializer`: the tag (with `T`, the variant
 /// identifier), then the content with the seed `seed` makes of the tag (which holds the arena
-/// the value goes to). `expecting` is
-/// the enum's expectation (``internally tagged enum X``, or its `expecting` attribute). Not
-/// public API.
+/// the value goes to). `expecting` is the enum's expectation (``internally tagged enum X``, or
+/// its `expecting` attribute). Not public API.
 ///
 /// # Errors
 ///
@@ -105,8 +104,7 @@ where
     }
 
     /// The tag at any position; first, the rest streams into the variant, else the map is
-    /// buffered.
-    /// A key read before the tag goes to the thread's buffer, with the rest of the map.
+    /// buffered in the thread's buffer (the first key with it).
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
         with_buffer(|buffer_arena| {
             let mut first = Value::Unit;
