@@ -46,6 +46,19 @@ use ::serde_json::de::Read;
 use ::serde_json::{Deserializer, Error};
 use serde::de::DeserializeSeed;
 
+mod deserializer;
+mod map_access;
+mod number;
+mod refused;
+mod seq_access;
+mod string;
+mod variant_access;
+
+#[doc(hidden)]
+pub use deserializer::Deserializer as Reader;
+#[doc(hidden)]
+pub use refused::Refused;
+
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
 use crate::call::strings::Input;
@@ -120,7 +133,7 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    read_to_end(seed, Deserializer::from_str(input))
+    read_slice(seed, input.as_bytes())
 }
 
 /// Deserializes a `T` with `seed` from the JSON bytes `input`, as [`from_slice`] does with the
@@ -151,7 +164,7 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    read_to_end(seed, Deserializer::from_slice(input))
+    read_slice(seed, input)
 }
 
 /// Deserializes a `T` into `arena` from the JSON text `reader` holds, to its end.
@@ -209,6 +222,23 @@ where
         seed.reading_from(Input::Transient),
         Deserializer::from_reader(BufReader::new(reader)),
     )
+}
+
+/// Reads one value from `input` with the crate's reader, then checks that only whitespace
+/// follows; an input the reader refuses is read again by serde_json, whose value or error is
+/// the answer.
+fn read_slice<'bump, T, A>(seed: ArenaSeed<'bump, T, A>, input: &[u8]) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    let mut reader = deserializer::Deserializer::from_slice(input);
+    if let Ok(value) = seed.deserialize(&mut reader)
+        && reader.end().is_ok()
+    {
+        return Ok(value);
+    }
+    read_to_end(seed, Deserializer::from_slice(input))
 }
 
 /// Reads one value, then checks that only whitespace follows, as serde_json's helpers do.

@@ -1,0 +1,642 @@
+//! [`Deserializer`]: the crate's JSON reader, a serde `Deserializer` over a `&'de [u8]` that
+//! reads what `serde_json::Deserializer::from_slice` reads, the same values by the same
+//! visitor calls.
+//!
+//! It follows serde_json 1.0's `Deserializer` method by method (which visitor call each
+//! `deserialize_*` makes, the 128 levels of nesting, keys read as numbers or booleans when a
+//! number or a bool is asked for, an enum as a string or an object of one entry, a sequence or
+//! map read to its end), with its numbers read as serde_json's `float_roundtrip` feature reads
+//! them. What it does faster: a string's plain run is found 16 bytes at a time, a float of up to
+//! 15 digits with a small exponent takes one correctly rounded operation, and errors carry
+//! nothing ([`Refused`]): the entry points read a refused input again with serde_json for the
+//! error the caller sees. So the reader may refuse more than serde_json does, never less; it
+//! refuses more only in the cases [`string`](super::string) names.
+
+use serde::de::{self, Visitor};
+
+use super::map_access::{MapAccess, MapKey};
+use super::number::{self, Number};
+use super::refused::Refused;
+use super::seq_access::SeqAccess;
+use super::string;
+use super::variant_access::{UnitVariantAccess, VariantAccess};
+
+/// How many levels of arrays and objects serde_json reads: the 128th is refused.
+const DEPTH: u8 = 128;
+
+/// A string as read: borrowed from the input when it has no escape, else decoded into the
+/// reader's scratch buffer.
+pub(super) enum Text<'de, 's, T: ?Sized> {
+    /// Straight from the input.
+    Borrowed(&'de T),
+    /// Decoded into the scratch buffer.
+    Copied(&'s T),
+}
+
+/// A serde `Deserializer` reading one JSON value from a `&'de [u8]`; see the module docs.
+#[derive(Debug)]
+pub struct Deserializer<'de> {
+    input: &'de [u8],
+    /// Where the next byte to read is: at most `input.len()`.
+    pos: usize,
+    /// How many more levels may open, as serde_json counts them.
+    depth: u8,
+    /// Whether a float is rounded to `f32` (a `deserialize_f32` is reading it).
+    single: bool,
+    /// The decoded text of a string with escapes.
+    scratch: Vec<u8>,
+}
+
+impl<'de> Deserializer<'de> {
+    /// A reader at the start of `input`.
+    #[must_use]
+    pub const fn from_slice(input: &'de [u8]) -> Self {
+        Self {
+            input,
+            pos: 0,
+            depth: DEPTH,
+            single: false,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Checks that only whitespace follows the value, as `serde_json::Deserializer::end` does.
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`] if anything else does.
+    pub fn end(&mut self) -> Result<(), Refused> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(Refused),
+        }
+    }
+
+    /// The next byte after whitespace, not consumed.
+    #[inline(always)]
+    pub(super) fn peek(&mut self) -> Option<u8> {
+        loop {
+            match self.input.get(self.pos) {
+                Some(b' ' | b'\n' | b'\t' | b'\r') => self.pos += 1,
+                Some(&b) => return Some(b),
+                None => return None,
+            }
+        }
+    }
+
+    /// The byte at the reading position, whitespace or not.
+    #[inline(always)]
+    pub(super) fn peek_raw(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    /// Consumes one byte, already peeked.
+    #[inline(always)]
+    pub(super) const fn eat(&mut self) {
+        self.pos += 1;
+    }
+
+    /// Consumes `ident` (the rest of `null`, `true` or `false`) or refuses.
+    #[inline]
+    fn ident(&mut self, ident: &[u8]) -> Result<(), Refused> {
+        if self.input.get(self.pos..self.pos + ident.len()) == Some(ident) {
+            self.pos += ident.len();
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    /// Consumes `:` after whitespace, or refuses.
+    #[inline]
+    pub(super) fn colon(&mut self) -> Result<(), Refused> {
+        if self.peek() == Some(b':') {
+            self.eat();
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    /// Reads a number at the reading position.
+    #[inline]
+    pub(super) fn number(&mut self) -> Result<Number, Refused> {
+        let (n, end) = number::parse(self.input, self.pos, self.single)?;
+        self.pos = end;
+        Ok(n)
+    }
+
+    /// Reads a number after whitespace and visits it, as serde_json's `deserialize_number`.
+    #[inline]
+    pub(super) fn visit_number<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.number()? {
+                Number::U64(v) => visitor.visit_u64(v),
+                Number::I64(v) => visitor.visit_i64(v),
+                Number::F64(v) => visitor.visit_f64(v),
+            },
+            _ => Err(Refused),
+        }
+    }
+
+    /// Reads a number rounding a float to `f32`, as serde_json's `deserialize_f32` with
+    /// `float_roundtrip`.
+    #[inline]
+    pub(super) fn visit_f32<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
+        self.single = true;
+        let value = self.visit_number(visitor);
+        self.single = false;
+        value
+    }
+
+    /// Reads an integer of up to 128 bits (`-`, then digits: no fraction or exponent), as
+    /// serde_json's `deserialize_i128` and `deserialize_u128`.
+    fn integer128(&mut self, signed: bool) -> Result<&'de str, Refused> {
+        let start = self.pos;
+        if self.peek_raw() == Some(b'-') {
+            if !signed {
+                return Err(Refused);
+            }
+            self.eat();
+        }
+        match self.peek_raw() {
+            Some(b'0') => {
+                self.eat();
+                if self.peek_raw().is_some_and(|b| b.is_ascii_digit()) {
+                    return Err(Refused);
+                }
+            }
+            Some(b'1'..=b'9') => {
+                while self.peek_raw().is_some_and(|b| b.is_ascii_digit()) {
+                    self.eat();
+                }
+            }
+            _ => return Err(Refused),
+        }
+        core::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Refused)
+    }
+
+    /// Reads the string whose opening quote was just consumed, as `str` (UTF-8 checked).
+    #[inline]
+    pub(super) fn str<'s>(&'s mut self) -> Result<Text<'de, 's, str>, Refused> {
+        let (text, above_ascii) = self.string_bytes(false)?;
+        if !above_ascii {
+            // SAFETY: every byte of the text is ASCII (`string_bytes` saw none above it, and
+            // decoded escapes above ASCII set the flag too), so it is UTF-8.
+            return Ok(unsafe { text_as_str_unchecked(text) });
+        }
+        match text {
+            Text::Borrowed(b) => core::str::from_utf8(b).map(Text::Borrowed),
+            Text::Copied(b) => core::str::from_utf8(b).map(Text::Copied),
+        }
+        .map_err(|_| Refused)
+    }
+
+    /// Reads the string whose opening quote was just consumed, as bytes: its runs as they
+    /// are, its escapes decoded. Also says whether a byte above ASCII is in it. A `raw` string
+    /// is read as serde_json reads a byte string: control characters are kept, and an escaped
+    /// lone surrogate is written as its three bytes of WTF-8.
+    #[inline]
+    pub(super) fn string_bytes<'s>(
+        &'s mut self,
+        raw: bool,
+    ) -> Result<(Text<'de, 's, [u8]>, bool), Refused> {
+        let start = self.pos;
+        let mut at = start;
+        // Where the run not yet copied into the scratch buffer starts, once an escape is met.
+        let mut copied_to = None;
+        let mut above_ascii = false;
+        loop {
+            let (end, above) = string::plain_run(self.input, at);
+            above_ascii |= above;
+            match self.input.get(end) {
+                Some(b'"') => {
+                    self.pos = end + 1;
+                    let Some(run) = copied_to else {
+                        return Ok((Text::Borrowed(&self.input[start..end]), above_ascii));
+                    };
+                    self.scratch.extend_from_slice(&self.input[run..end]);
+                    return Ok((Text::Copied(&self.scratch), above_ascii));
+                }
+                Some(b'\\') => {
+                    let run = copied_to.unwrap_or_else(|| {
+                        self.scratch.clear();
+                        start
+                    });
+                    self.scratch.extend_from_slice(&self.input[run..end]);
+                    let before = self.scratch.len();
+                    at = string::unescape(self.input, end + 1, &mut self.scratch, raw)?;
+                    above_ascii |= self.scratch[before..].iter().any(|&b| b >= 0x80);
+                    copied_to = Some(at);
+                }
+                // A control character, which a byte string keeps.
+                Some(_) if raw => at = end + 1,
+                _ => return Err(Refused),
+            }
+        }
+    }
+
+    /// Skips the string whose opening quote was just consumed, as serde_json ignores one: its
+    /// escapes checked, its UTF-8 not.
+    #[inline]
+    fn skip_str(&mut self) -> Result<(), Refused> {
+        let mut at = self.pos;
+        loop {
+            let (end, _) = string::plain_run(self.input, at);
+            match self.input.get(end) {
+                Some(b'"') => {
+                    self.pos = end + 1;
+                    return Ok(());
+                }
+                Some(b'\\') => at = string::skip_escape(self.input, end + 1)?,
+                _ => return Err(Refused),
+            }
+        }
+    }
+
+    /// Skips one value, as serde_json's `ignore_value`: without a nesting limit, and without
+    /// recursion, the open arrays and objects kept in `self.scratch`.
+    fn skip_value(&mut self) -> Result<(), Refused> {
+        let mut open = core::mem::take(&mut self.scratch);
+        open.clear();
+        let skipped = self.skip_value_in(&mut open);
+        self.scratch = open;
+        skipped
+    }
+
+    /// [`skip_value`](Self::skip_value), with `open` holding the open levels.
+    fn skip_value_in(&mut self, open: &mut Vec<u8>) -> Result<(), Refused> {
+        loop {
+            // A value.
+            match self.peek().ok_or(Refused)? {
+                b'n' => self.literal(b"null")?,
+                b't' => self.literal(b"true")?,
+                b'f' => self.literal(b"false")?,
+                b'-' | b'0'..=b'9' => self.pos = number::skip(self.input, self.pos)?,
+                b'"' => {
+                    self.eat();
+                    self.skip_str()?;
+                }
+                frame @ (b'[' | b'{') => {
+                    self.eat();
+                    let close = if frame == b'[' { b']' } else { b'}' };
+                    if self.peek() == Some(close) {
+                        self.eat();
+                    } else {
+                        open.push(frame);
+                        if frame == b'{' {
+                            self.skip_key()?;
+                        }
+                        continue;
+                    }
+                }
+                _ => return Err(Refused),
+            }
+            // After a value: a comma and the next, or the ends of the open levels.
+            loop {
+                let Some(&frame) = open.last() else {
+                    return Ok(());
+                };
+                match (self.peek(), frame) {
+                    (Some(b','), _) => {
+                        self.eat();
+                        if frame == b'{' {
+                            self.skip_key()?;
+                        }
+                        break;
+                    }
+                    (Some(b']'), b'[') | (Some(b'}'), b'{') => {
+                        self.eat();
+                        open.pop();
+                    }
+                    _ => return Err(Refused),
+                }
+            }
+        }
+    }
+
+    /// Skips an object's key and its colon.
+    fn skip_key(&mut self) -> Result<(), Refused> {
+        if self.peek() != Some(b'"') {
+            return Err(Refused);
+        }
+        self.eat();
+        self.skip_str()?;
+        self.colon()
+    }
+
+    /// Consumes the literal `word` starting at the reading position.
+    #[inline]
+    fn literal(&mut self, word: &[u8]) -> Result<(), Refused> {
+        self.eat();
+        self.ident(&word[1..])
+    }
+
+    /// Runs `read` one level deeper, refusing past serde_json's 128 levels.
+    #[inline]
+    fn nested<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T, Refused>,
+    ) -> Result<T, Refused> {
+        self.depth -= 1;
+        if self.depth == 0 {
+            return Err(Refused);
+        }
+        self.eat();
+        let value = read(self);
+        self.depth += 1;
+        value
+    }
+
+    /// Visits the array at the reading position (its `[` peeked) and checks its end.
+    #[inline]
+    fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
+        let value = self.nested(|de| visitor.visit_seq(SeqAccess::new(de)))?;
+        match self.peek() {
+            Some(b']') => {
+                self.eat();
+                Ok(value)
+            }
+            _ => Err(Refused),
+        }
+    }
+
+    /// Visits the object at the reading position (its `{` peeked) and checks its end.
+    #[inline]
+    fn visit_object<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
+        let value = self.nested(|de| visitor.visit_map(MapAccess::new(de)))?;
+        match self.peek() {
+            Some(b'}') => {
+                self.eat();
+                Ok(value)
+            }
+            _ => Err(Refused),
+        }
+    }
+
+    /// Visits the string at the reading position (its `"` peeked).
+    #[inline]
+    pub(super) fn visit_str<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
+        self.eat();
+        match self.str()? {
+            Text::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Text::Copied(s) => visitor.visit_str(s),
+        }
+    }
+}
+
+/// The text as `str`.
+///
+/// # Safety
+///
+/// The bytes must be UTF-8.
+#[inline(always)]
+unsafe fn text_as_str_unchecked<'de, 's>(text: Text<'de, 's, [u8]>) -> Text<'de, 's, str> {
+    // SAFETY: the caller guarantees the bytes are UTF-8.
+    unsafe {
+        match text {
+            Text::Borrowed(b) => Text::Borrowed(core::str::from_utf8_unchecked(b)),
+            Text::Copied(b) => Text::Copied(core::str::from_utf8_unchecked(b)),
+        }
+    }
+}
+
+/// `deserialize_*` methods reading a number, as serde_json's `deserialize_number`.
+macro_rules! numbers {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+            self.visit_number(visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Refused;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        match self.peek().ok_or(Refused)? {
+            b'n' => {
+                self.literal(b"null")?;
+                visitor.visit_unit()
+            }
+            b't' => {
+                self.literal(b"true")?;
+                visitor.visit_bool(true)
+            }
+            b'f' => {
+                self.literal(b"false")?;
+                visitor.visit_bool(false)
+            }
+            b'-' | b'0'..=b'9' => match self.number()? {
+                Number::U64(v) => visitor.visit_u64(v),
+                Number::I64(v) => visitor.visit_i64(v),
+                Number::F64(v) => visitor.visit_f64(v),
+            },
+            b'"' => self.visit_str(visitor),
+            b'[' => self.visit_array(visitor),
+            b'{' => self.visit_object(visitor),
+            _ => Err(Refused),
+        }
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b't') => {
+                self.literal(b"true")?;
+                visitor.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                visitor.visit_bool(false)
+            }
+            _ => Err(Refused),
+        }
+    }
+
+    numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f64
+    }
+
+    #[inline]
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.visit_f32(visitor)
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.peek().ok_or(Refused)?;
+        let text = self.integer128(true)?;
+        visitor.visit_i128(text.parse().map_err(|_| Refused)?)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.peek().ok_or(Refused)?;
+        let text = self.integer128(false)?;
+        visitor.visit_u128(text.parse().map_err(|_| Refused)?)
+    }
+
+    #[inline]
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b'"') => self.visit_str(visitor),
+            _ => Err(Refused),
+        }
+    }
+
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b'"') => {
+                self.eat();
+                match self.string_bytes(true)?.0 {
+                    Text::Borrowed(b) => visitor.visit_borrowed_bytes(b),
+                    Text::Copied(b) => visitor.visit_bytes(b),
+                }
+            }
+            Some(b'[') => self.visit_array(visitor),
+            _ => Err(Refused),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.deserialize_bytes(visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            visitor.visit_unit()
+        } else {
+            Err(Refused)
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Refused> {
+        self.deserialize_unit(visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Refused> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b'[') => self.visit_array(visitor),
+            _ => Err(Refused),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Refused> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Refused> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b'{') => self.visit_object(visitor),
+            _ => Err(Refused),
+        }
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b'{') => self.visit_object(visitor),
+            Some(b'[') => self.visit_array(visitor),
+            _ => Err(Refused),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b'{') => {
+                let value = self.nested(|de| visitor.visit_enum(VariantAccess::new(de)))?;
+                match self.peek() {
+                    Some(b'}') => {
+                        self.eat();
+                        Ok(value)
+                    }
+                    _ => Err(Refused),
+                }
+            }
+            Some(b'"') => visitor.visit_enum(UnitVariantAccess::new(self)),
+            _ => Err(Refused),
+        }
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.skip_value()?;
+        visitor.visit_unit()
+    }
+}
+
+impl<'de> Deserializer<'de> {
+    /// The key at the reading position (its `"` peeked), for [`MapKey`].
+    pub(super) const fn key(&mut self) -> MapKey<'_, 'de> {
+        MapKey::new(self)
+    }
+}

@@ -1,0 +1,299 @@
+//! JSON numbers, read to the values serde_json (with its `float_roundtrip` feature) reads.
+//!
+//! The grammar is RFC 8259's, as serde_json applies it: an optional `-`, then `0` or a digit
+//! run not starting with `0`, then an optional fraction (`.` and at least one digit) and an
+//! optional exponent (`e` or `E`, an optional sign, at least one digit). Its values:
+//! - an integer without fraction or exponent is a `u64` when it fits, a negative one an `i64`
+//!   when it fits, and `-0` is the float `-0.0`; a negative integer below `i64::MIN` whose
+//!   magnitude fits a `u64` is that magnitude converted to `f64` and negated; a longer integer
+//!   is a float;
+//! - a float is the decimal correctly rounded to `f64` (to `f32` when an `f32` is asked for,
+//!   rounded once, as serde_json's `float_roundtrip` reads it), and one that rounds to infinity
+//!   is refused ("number out of range").
+//!
+//! Most floats in documents have at most 15 significant digits and a small exponent: their
+//! digits and the power of ten are both exact in an `f64`, so one multiplication or division,
+//! correctly rounded by IEEE 754, gives the correctly rounded value (Clinger's fast path).
+//! Any other float is handed to the standard library's parser (`str::parse`, correctly rounded
+//! for any number of digits).
+
+use super::refused::Refused;
+
+/// A number as read: serde_json's `ParserNumber`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Number {
+    /// A non-negative integer that fits a `u64`.
+    U64(u64),
+    /// A negative integer that fits an `i64`.
+    I64(i64),
+    /// Anything else.
+    F64(f64),
+}
+
+/// The powers of ten an `f64` holds exactly.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The powers of ten an `f32` holds exactly.
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// Reads the number starting at `input[start]` (a `-` or a digit, else it is refused), with
+/// floats rounded to `f32` when `single` is set. Returns it and where the input continues.
+#[inline]
+pub(super) fn parse(input: &[u8], start: usize, single: bool) -> Result<(Number, usize), Refused> {
+    let digit = |at: usize| match input.get(at) {
+        Some(&b) if b.is_ascii_digit() => Some(u64::from(b - b'0')),
+        _ => None,
+    };
+    let negative = input.get(start) == Some(&b'-');
+    let mut at = start + usize::from(negative);
+    let mut significand = match digit(at) {
+        Some(0) => {
+            at += 1;
+            if digit(at).is_some() {
+                return Err(Refused);
+            }
+            0
+        }
+        Some(d) => {
+            at += 1;
+            let mut significand = d;
+            while let Some(d) = digit(at) {
+                match significand.checked_mul(10).and_then(|s| s.checked_add(d)) {
+                    Some(s) => significand = s,
+                    None => return float(input, start, single),
+                }
+                at += 1;
+            }
+            significand
+        }
+        None => return Err(Refused),
+    };
+    if matches!(input.get(at), Some(b'.' | b'e' | b'E')) {
+        // The fraction's digits join the significand while it stays exact in an `f64`.
+        let mut exponent: i64 = 0;
+        let mut exact = true;
+        if input.get(at) == Some(&b'.') {
+            at += 1;
+            let first = at;
+            while let Some(d) = digit(at) {
+                if significand < (1 << 53) / 10 {
+                    significand = significand * 10 + d;
+                    exponent -= 1;
+                } else {
+                    exact = false;
+                }
+                at += 1;
+            }
+            if at == first {
+                return Err(Refused);
+            }
+        }
+        if matches!(input.get(at), Some(b'e' | b'E')) {
+            at += 1;
+            let sign = match input.get(at) {
+                Some(b'-') => {
+                    at += 1;
+                    -1
+                }
+                Some(b'+') => {
+                    at += 1;
+                    1
+                }
+                _ => 1,
+            };
+            let first = at;
+            let mut written: i64 = 0;
+            while let Some(d) = digit(at) {
+                // Past a few digits the exponent is far outside any float's: only its sign
+                // and the digits' presence matter, and the slow path reads them.
+                if written < 1_000_000 {
+                    written = written * 10 + d.cast_signed();
+                } else {
+                    exact = false;
+                }
+                at += 1;
+            }
+            if at == first {
+                return Err(Refused);
+            }
+            exponent += sign * written;
+        }
+        if exact && let Some(f) = fast_float(significand, exponent, single) {
+            return Ok((Number::F64(if negative { -f } else { f }), at));
+        }
+        return float(input, start, single);
+    }
+    let number = if negative {
+        let neg = significand.cast_signed().wrapping_neg();
+        if neg >= 0 {
+            // `-0`, or a magnitude past `i64::MIN`: serde_json's `-(significand as f64)`.
+            #[expect(clippy::cast_precision_loss, reason = "serde_json rounds so")]
+            Number::F64(-(significand as f64))
+        } else {
+            Number::I64(neg)
+        }
+    } else {
+        Number::U64(significand)
+    };
+    Ok((number, at))
+}
+
+/// Clinger's fast path: `significand × 10^exponent` when both are exact in the float asked for,
+/// so that one correctly rounded operation gives the correctly rounded value.
+#[inline]
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "the significand is checked to be exact"
+)]
+fn fast_float(significand: u64, exponent: i64, single: bool) -> Option<f64> {
+    let power = usize::try_from(exponent.unsigned_abs()).ok()?;
+    if single {
+        if significand > 1 << 24 {
+            return None;
+        }
+        let pow = *POW10_F32.get(power)?;
+        let s = significand as f32;
+        return Some(f64::from(if exponent < 0 { s / pow } else { s * pow }));
+    }
+    if significand > 1 << 53 {
+        return None;
+    }
+    let pow = *POW10.get(power)?;
+    let s = significand as f64;
+    Some(if exponent < 0 { s / pow } else { s * pow })
+}
+
+/// Where the number starting at `input[start]` ends, its grammar checked and its value not
+/// computed, as serde_json skips a number it ignores (one out of a float's range included).
+pub(super) fn skip(input: &[u8], start: usize) -> Result<usize, Refused> {
+    let digits = |mut at: usize| {
+        let first = at;
+        while input.get(at).is_some_and(u8::is_ascii_digit) {
+            at += 1;
+        }
+        if at == first { Err(Refused) } else { Ok(at) }
+    };
+    let mut at = start + usize::from(input.get(start) == Some(&b'-'));
+    if input.get(at) == Some(&b'0') {
+        at += 1;
+        if input.get(at).is_some_and(u8::is_ascii_digit) {
+            return Err(Refused);
+        }
+    } else {
+        at = digits(at)?;
+    }
+    if input.get(at) == Some(&b'.') {
+        at = digits(at + 1)?;
+    }
+    if matches!(input.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(input.get(at), Some(b'-' | b'+')) {
+            at += 1;
+        }
+        at = digits(at)?;
+    }
+    Ok(at)
+}
+
+/// The number starting at `input[start]` as a correctly rounded float, refused if it breaks
+/// the grammar or rounds to infinity: the path of the numbers the fast path does not take, and
+/// of integers too long for a `u64`, scanned again from their start.
+#[cold]
+fn float(input: &[u8], start: usize, single: bool) -> Result<(Number, usize), Refused> {
+    let at = skip(input, start)?;
+    // The bytes are ASCII digits, signs, `.` and `e`: UTF-8.
+    let text = core::str::from_utf8(&input[start..at]).map_err(|_| Refused)?;
+    let f = if single {
+        f64::from(text.parse::<f32>().map_err(|_| Refused)?)
+    } else {
+        text.parse::<f64>().map_err(|_| Refused)?
+    };
+    if f.is_infinite() {
+        return Err(Refused);
+    }
+    Ok((Number::F64(f), at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Number, Refused> {
+        let (n, end) = parse(text.as_bytes(), 0, false)?;
+        assert_eq!(end, text.len(), "{text}");
+        Ok(n)
+    }
+
+    #[test]
+    fn integers_floats_and_their_edges_read_as_serde_json_reads_them() {
+        assert_eq!(read("0"), Ok(Number::U64(0)));
+        assert_eq!(read("18446744073709551615"), Ok(Number::U64(u64::MAX)));
+        assert_eq!(
+            read("18446744073709551616"),
+            Ok(Number::F64(18_446_744_073_709_551_616.0))
+        );
+        assert_eq!(read("-9223372036854775808"), Ok(Number::I64(i64::MIN)));
+        assert_eq!(
+            read("-9223372036854775809"),
+            Ok(Number::F64(-9_223_372_036_854_775_809.0))
+        );
+        match read("-0") {
+            Ok(Number::F64(f)) => assert!(f == 0.0 && f.is_sign_negative()),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(read("1.5"), Ok(Number::F64(1.5)));
+        assert_eq!(read("-2.5e-3"), Ok(Number::F64(-0.0025)));
+        assert_eq!(read("1E+2"), Ok(Number::F64(100.0)));
+        assert_eq!(
+            read("123456789012345678901234567890.5e-10"),
+            Ok(Number::F64(1.2345678901234568e19))
+        );
+        assert_eq!(read("0.1e99999999999999999999999"), Err(Refused));
+        assert_eq!(read("0e99999999999999999999999"), Ok(Number::F64(0.0)));
+        assert_eq!(read("1e-99999999999999999999"), Ok(Number::F64(0.0)));
+        assert_eq!(read("1e309"), Err(Refused));
+        for bad in ["01", "-", "-a", "1.", "1.e5", "1e", "1e+", ".5", "+1", "00"] {
+            assert!(parse(bad.as_bytes(), 0, false).is_err(), "{bad}");
+        }
+        // A number ends where its grammar does; what follows is the caller's.
+        assert_eq!(parse(b"12,", 0, false), Ok((Number::U64(12), 2)));
+        assert_eq!(parse(b"1.5]", 0, false), Ok((Number::F64(1.5), 3)));
+    }
+
+    #[test]
+    fn floats_are_rounded_once_to_the_width_asked_for() {
+        for text in [
+            "0.1",
+            "3.4028235e38",
+            "1.00000011920928955078125",
+            "7.038531e-26",
+            "2.2250738585072011e-308",
+            "4.9e-324",
+            "9007199254740993",
+            "9007199254740993.0",
+            "1.7976931348623157e308",
+            "123.456e-7",
+        ] {
+            let (n, _) = parse(text.as_bytes(), 0, false).unwrap();
+            let expected = text.parse::<f64>().unwrap();
+            match n {
+                Number::F64(f) => assert_eq!(f.to_bits(), expected.to_bits(), "{text}"),
+                Number::U64(u) => assert_eq!(u.to_string(), text),
+                Number::I64(_) => unreachable!(),
+            }
+            let expected = text.parse::<f32>().unwrap();
+            match parse(text.as_bytes(), 0, true) {
+                Ok((Number::F64(f), _)) => assert_eq!(f, f64::from(expected), "{text} as f32"),
+                Ok((Number::U64(_), _)) => {}
+                // Past `f32::MAX`: out of range, as serde_json says.
+                other => assert!(
+                    expected.is_infinite() && other.is_err(),
+                    "{text}: {other:?}"
+                ),
+            }
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! JSON strings: finding where a string's plain run ends, 16 bytes at a time, and decoding
+//! its escapes.
+//!
+//! A string is read as serde_json's `SliceRead` reads it: a run of bytes up to the next quote,
+//! backslash or control character is taken as it is (borrowed from the input when the whole
+//! string is one run), an escape is decoded into a scratch buffer, and a string for `str` must
+//! be UTF-8. A byte string is read as serde_json reads one: control characters kept, an
+//! escaped lone surrogate written as WTF-8, and no UTF-8 check.
+
+use super::refused::Refused;
+
+/// Where the first quote, backslash or control character at or after `from` is in `input`
+/// (`input.len()` when there is none), and whether a byte above ASCII comes before it.
+#[inline]
+pub(super) fn plain_run(input: &[u8], from: usize) -> (usize, bool) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::plain_run(input, from)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        swar::plain_run(input, from)
+    }
+}
+
+/// Whether `b` ends a plain run: a quote, a backslash or a control character.
+#[inline(always)]
+const fn ends_run(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// The bytes after `from`, one at a time: the tail shorter than a vector.
+#[inline(always)]
+fn plain_run_bytes(input: &[u8], mut at: usize, mut above_ascii: bool) -> (usize, bool) {
+    while let Some(&b) = input.get(at) {
+        if ends_run(b) {
+            break;
+        }
+        above_ascii |= b >= 0x80;
+        at += 1;
+    }
+    (at, above_ascii)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+
+    /// [`plain_run`](super::plain_run) with SSE2, which every x86_64 CPU has: 16 bytes are
+    /// compared against a quote, a backslash and the control characters at once.
+    #[inline(always)]
+    pub(super) fn plain_run(input: &[u8], from: usize) -> (usize, bool) {
+        let mut at = from;
+        let mut above_ascii = false;
+        while let Some(block) = input.get(at..at.wrapping_add(16)) {
+            // SAFETY: `block` is 16 bytes of `input` (`get` checked the range), and an
+            // unaligned load reads exactly 16 bytes from its start. The other intrinsics only
+            // compute on registers, with SSE2, which every x86_64 CPU has.
+            let (special, high) = unsafe {
+                let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+                let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"'.cast_signed()));
+                let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\'.cast_signed()));
+                // max(b, 0x1F) == 0x1F exactly when b <= 0x1F (unsigned).
+                let low = _mm_set1_epi8(0x1F);
+                let control = _mm_cmpeq_epi8(_mm_max_epu8(v, low), low);
+                let special = _mm_or_si128(_mm_or_si128(quote, backslash), control);
+                (
+                    _mm_movemask_epi8(special).cast_unsigned(),
+                    _mm_movemask_epi8(v).cast_unsigned(),
+                )
+            };
+            if special != 0 {
+                let first = special.trailing_zeros();
+                above_ascii |= high & ((1 << first) - 1) != 0;
+                return (at + first as usize, above_ascii);
+            }
+            above_ascii |= high != 0;
+            at += 16;
+        }
+        super::plain_run_bytes(input, at, above_ascii)
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod swar {
+    /// [`plain_run`](super::plain_run) on 8 bytes at a time in a `u64`.
+    #[inline(always)]
+    pub(super) fn plain_run(input: &[u8], from: usize) -> (usize, bool) {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let mut at = from;
+        let mut above_ascii = false;
+        while let Some(block) = input.get(at..at.wrapping_add(8)) {
+            let mut word = [0; 8];
+            word.copy_from_slice(block);
+            let w = u64::from_le_bytes(word);
+            // A byte's high bit is set in `zero(x)` where the byte of `x` is zero, and in no
+            // byte below the first such: the lowest flagged byte is exact.
+            let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+            let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+            let special =
+                zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) | control;
+            if special != 0 {
+                let first = special.trailing_zeros() / 8;
+                let before = (1u64 << (first * 8)).wrapping_sub(1);
+                above_ascii |= w & HIGH & before != 0;
+                return (at + first as usize, above_ascii);
+            }
+            above_ascii |= w & HIGH != 0;
+            at += 8;
+        }
+        super::plain_run_bytes(input, at, above_ascii)
+    }
+}
+
+/// The four hex digits of a `\u` escape as a UTF-16 code unit.
+#[inline]
+fn hex4(digits: &[u8]) -> Result<u16, Refused> {
+    let mut n = 0u16;
+    for &d in digits {
+        let v = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return Err(Refused),
+        };
+        n = (n << 4) | u16::from(v);
+    }
+    Ok(n)
+}
+
+/// Decodes the escape after the backslash at `input[at - 1]` into `out`, and returns where
+/// the input continues. In a string (`raw` unset) a surrogate must be a leading one followed
+/// by an escaped trailing one; in a byte string (`raw`) a lone one is written as WTF-8, as
+/// serde_json writes it.
+#[inline]
+pub(super) fn unescape(
+    input: &[u8],
+    at: usize,
+    out: &mut Vec<u8>,
+    raw: bool,
+) -> Result<usize, Refused> {
+    let byte = match input.get(at) {
+        Some(&b'"') => b'"',
+        Some(&b'\\') => b'\\',
+        Some(&b'/') => b'/',
+        Some(&b'b') => 0x08,
+        Some(&b'f') => 0x0C,
+        Some(&b'n') => b'\n',
+        Some(&b'r') => b'\r',
+        Some(&b't') => b'\t',
+        Some(&b'u') => return unescape_unicode(input, at + 1, out, raw),
+        _ => return Err(Refused),
+    };
+    out.push(byte);
+    Ok(at + 1)
+}
+
+/// Decodes the code point of the `\u` escape whose hex digits start at `at`, following
+/// serde_json's `parse_unicode_escape` step by step.
+#[cold]
+fn unescape_unicode(
+    input: &[u8],
+    mut at: usize,
+    out: &mut Vec<u8>,
+    raw: bool,
+) -> Result<usize, Refused> {
+    let mut unit = hex4(input.get(at..at + 4).ok_or(Refused)?)?;
+    at += 4;
+    if !raw && (0xDC00..=0xDFFF).contains(&unit) {
+        return Err(Refused);
+    }
+    loop {
+        if !(0xD800..=0xDBFF).contains(&unit) {
+            push_wtf8(u32::from(unit), out);
+            return Ok(at);
+        }
+        // A leading surrogate: a trailing one should follow, escaped.
+        match input.get(at) {
+            Some(b'\\') => at += 1,
+            Some(_) if raw => {
+                push_wtf8(u32::from(unit), out);
+                return Ok(at);
+            }
+            _ => return Err(Refused),
+        }
+        match input.get(at) {
+            Some(b'u') => at += 1,
+            Some(_) if raw => {
+                push_wtf8(u32::from(unit), out);
+                return unescape(input, at, out, raw);
+            }
+            _ => return Err(Refused),
+        }
+        let low = hex4(input.get(at..at + 4).ok_or(Refused)?)?;
+        at += 4;
+        if !(0xDC00..=0xDFFF).contains(&low) {
+            if !raw {
+                return Err(Refused);
+            }
+            push_wtf8(u32::from(unit), out);
+            unit = low;
+            continue;
+        }
+        let c = 0x1_0000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+        push_wtf8(c, out);
+        return Ok(at);
+    }
+}
+
+/// Writes the code point `n` (a surrogate too) as UTF-8 would encode it.
+fn push_wtf8(n: u32, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 4];
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "each byte is masked to its bits"
+    )]
+    let bytes: &[u8] = match n {
+        0..=0x7F => {
+            buf[0] = n as u8;
+            &buf[..1]
+        }
+        0x80..=0x7FF => {
+            buf[0] = 0xC0 | (n >> 6) as u8;
+            buf[1] = 0x80 | (n & 0x3F) as u8;
+            &buf[..2]
+        }
+        0x800..=0xFFFF => {
+            buf[0] = 0xE0 | (n >> 12) as u8;
+            buf[1] = 0x80 | ((n >> 6) & 0x3F) as u8;
+            buf[2] = 0x80 | (n & 0x3F) as u8;
+            &buf[..3]
+        }
+        _ => {
+            buf[0] = 0xF0 | (n >> 18) as u8;
+            buf[1] = 0x80 | ((n >> 12) & 0x3F) as u8;
+            buf[2] = 0x80 | ((n >> 6) & 0x3F) as u8;
+            buf[3] = 0x80 | (n & 0x3F) as u8;
+            &buf[..4]
+        }
+    };
+    out.extend_from_slice(bytes);
+}
+
+/// Checks the escape after the backslash at `input[at - 1]` without decoding it, as serde_json
+/// skips a string it ignores (any four hex digits after `\u`), and returns where the input
+/// continues.
+#[inline]
+pub(super) fn skip_escape(input: &[u8], at: usize) -> Result<usize, Refused> {
+    match input.get(at) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 1),
+        Some(b'u') => {
+            hex4(input.get(at + 1..at + 5).ok_or(Refused)?)?;
+            Ok(at + 5)
+        }
+        _ => Err(Refused),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first run end, byte by byte: the model `plain_run` must agree with.
+    fn model(input: &[u8], from: usize) -> (usize, bool) {
+        plain_run_bytes(input, from, false)
+    }
+
+    #[test]
+    fn plain_run_agrees_with_the_bytes_at_every_offset_and_length() {
+        let specials: [&[u8]; 6] = [b"\"", b"\\", b"\x00", b"\x1f", "é".as_bytes(), b"\x7f"];
+        for len in 0..40 {
+            for at in 0..len {
+                for special in specials {
+                    let mut input = vec![b'a'; len];
+                    input.splice(at..at + 1, special.iter().copied());
+                    for from in 0..input.len() {
+                        assert_eq!(
+                            plain_run(&input, from),
+                            model(&input, from),
+                            "{input:?} {from}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_decode_as_json_says() {
+        let mut out = Vec::new();
+        let input = br#"n\u00e9\ud83d\ude00\u0000"#;
+        let mut at = unescape(input, 0, &mut out, false).unwrap();
+        while at < input.len() {
+            at = unescape(input, at + 1, &mut out, false).unwrap();
+        }
+        assert_eq!(out, "\né😀\0".as_bytes());
+        for lone in [
+            &br"ud800"[..],
+            br"udc00",
+            br"ud800\u0041",
+            br"ud83d",
+            br"u12",
+            br"x",
+        ] {
+            assert_eq!(
+                unescape(lone, 0, &mut Vec::new(), false),
+                Err(Refused),
+                "{lone:?}"
+            );
+        }
+        // In a byte string, a lone surrogate is its WTF-8.
+        let mut out = Vec::new();
+        assert_eq!(unescape(br"ud800\u0041", 0, &mut out, true), Ok(11));
+        assert_eq!(out, [0xED, 0xA0, 0x80, b'A']);
+        assert_eq!(skip_escape(br"ud800", 0), Ok(5));
+        assert_eq!(skip_escape(br"uxyzw", 0), Err(Refused));
+    }
+}

@@ -1,0 +1,340 @@
+//! `arena_core::json::Reader`, the reader behind `arena_core::json::from_slice`, against
+//! `serde_json::Deserializer::from_slice` (with `float_roundtrip`), which it mirrors.
+//!
+//! The contract: on any input, the two make the same visitor calls (the probe of
+//! `arena_tests::msgpack_probe` records every call of every `deserialize_*` method it
+//! scripts), and both fail or neither does. The entry points give serde_json's value or error
+//! (message, line and column) on every input: an input the reader refuses is read again by
+//! serde_json.
+
+use arena_core::{ArenaSeed, BStr, Value};
+use arena_tests::msgpack_probe::{probe, with_large_stack};
+use proptest::prelude::*;
+use serde::de::DeserializeSeed;
+
+/// The probe's trace and error with both readers, reading up to two values from `bytes`.
+fn probe_both(bytes: &[u8], choices: &[u8]) -> [(Vec<String>, Option<String>); 2] {
+    with_large_stack(|| {
+        let ours = {
+            let mut de = arena_core::json::Reader::from_slice(bytes);
+            probe(choices, 2, |p| {
+                p.deserialize(&mut de).map_err(|e| format!("{e:?}"))
+            })
+        };
+        let theirs = {
+            let mut de = serde_json::Deserializer::from_slice(bytes);
+            probe(choices, 2, |p| {
+                p.deserialize(&mut de).map_err(|e| format!("{e:?}"))
+            })
+        };
+        [ours, theirs]
+    })
+}
+
+/// Asserts that both readers probe `bytes` alike with the probe scripted by `choices`: the
+/// same visitor calls, and an error in both or in neither.
+fn assert_probes_alike(bytes: &[u8], choices: &[u8]) {
+    let [(ours, our_error), (theirs, their_error)] = probe_both(bytes, choices);
+    assert_eq!(
+        (&ours, our_error.is_some()),
+        (&theirs, their_error.is_some()),
+        "{:?} choices {choices:?}, serde_json's error {their_error:?}",
+        String::from_utf8_lossy(bytes)
+    );
+}
+
+/// Reads each listed arena type from `bytes` through `arena_core::json::from_slice` and
+/// through an [`ArenaSeed`] on serde_json's reader: the same value, or the same error.
+macro_rules! arena_reads_alike {
+    ($bytes:expr; $($ty:ty),* $(,)?) => {{
+        let bytes: &[u8] = $bytes;
+        $(
+            arena_tests::with_each_arena!(|arena| {
+                let ours: Result<$ty, String> =
+                    arena_core::json::from_slice(arena, bytes).map_err(|e| e.to_string());
+                let mut de = serde_json::Deserializer::from_slice(bytes);
+                let theirs: Result<$ty, String> = ArenaSeed::new(arena)
+                    .deserialize(&mut de)
+                    .and_then(|v| de.end().map(|()| v))
+                    .map_err(|e| e.to_string());
+                assert_eq!(ours, theirs, "{} from {:?}", stringify!($ty), String::from_utf8_lossy(bytes));
+            });
+        )*
+    }};
+}
+
+/// A struct with the field kinds of a document model.
+#[derive(arena_core::ArenaDeserialize, Debug, PartialEq)]
+struct Point<'bump> {
+    name: &'bump str,
+    x: i32,
+    y: f64,
+    tags: &'bump [&'bump str],
+    next: Option<u16>,
+}
+
+/// An enum in each form.
+#[derive(arena_core::ArenaDeserialize, Debug, PartialEq)]
+enum Shape<'bump> {
+    Empty,
+    Circle(f32),
+    Pair(u8, &'bump str),
+    Named { id: u64, label: Option<&'bump str> },
+}
+
+fn arena_types_read_alike(bytes: &[u8]) {
+    arena_reads_alike!(bytes;
+        Value<'_>, Point<'_>, Shape<'_>, &[Shape<'_>], Option<Option<u8>>, Option<()>, (),
+        u128, i128, u8, i64, u64, f32, f64, bool, char, &str, &[u8], &BStr,
+        (u8, &str, f64), &[(&str, i64)], &[(u32, bool)], &[(bool, f32)], &[Option<&str>], [u16; 2],
+    );
+}
+
+/// Whitespace as JSON allows it, often none.
+fn ws() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => Just(String::new()),
+        1 => "[ \t\n\r]{1,3}",
+    ]
+}
+
+/// A JSON number in any of its forms, some far outside what 64 bits hold.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<u64>().prop_map(|v| v.to_string()),
+        any::<i64>().prop_map(|v| v.to_string()),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| f.to_string()),
+        any::<f32>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| format!("{f:e}")),
+        "-?(0|[1-9][0-9]{0,30})(\\.[0-9]{1,30})?([eE][+-]?[0-9]{1,4})?",
+        "-?[0-9]{1,3}(\\.[0-9]{0,3})?([eE][+-]?[0-9]{0,3})?",
+        Just("-0".to_owned()),
+        Just("1e400".to_owned()),
+        Just("0e99999999999".to_owned()),
+    ]
+}
+
+/// A JSON string: plain text, escapes of every kind, characters beyond ASCII, surrogate pairs,
+/// and numbers and booleans in quotes (the keys serde_json reads as numbers).
+fn string() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        6 => "[a-z0-9 ]{0,20}",
+        1 => ".{0,4}",
+        1 => prop::sample::select(vec![
+            "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t", "\\u00e9", "\\u0000",
+            "\\uD83D\\uDE00", "\\u20AC", "é", "😀", "\u{7f}",
+        ]).prop_map(str::to_owned),
+    ];
+    prop_oneof![
+        4 => prop::collection::vec(piece, 0..4).prop_map(|p| format!("\"{}\"", p.concat())),
+        1 => number().prop_map(|n| format!("\"{n}\"")),
+        1 => prop::sample::select(vec!["\"true\"", "\"false\"", "\"Empty\"", "\"Circle\""]).prop_map(str::to_owned),
+    ]
+}
+
+/// A JSON document, with whitespace between its tokens.
+fn json() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("null".to_owned()),
+        Just("true".to_owned()),
+        Just("false".to_owned()),
+        number(),
+        string(),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            (prop::collection::vec((ws(), inner.clone(), ws()), 0..6))
+                .prop_map(|items| format!("[{}]", join(items))),
+            (prop::collection::vec((ws(), string(), ws(), inner, ws()), 0..6)).prop_map(
+                |entries| {
+                    let items = entries
+                        .into_iter()
+                        .map(|(a, k, b, v, c)| (a, format!("{k}{b}:{v}"), c))
+                        .collect();
+                    format!("{{{}}}", join(items))
+                }
+            ),
+        ]
+    })
+}
+
+fn join(items: Vec<(String, String, String)>) -> String {
+    items
+        .into_iter()
+        .map(|(a, v, b)| format!("{a}{v}{b}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A document, or one spoiled: cut short, a byte changed or dropped, a comma added.
+fn spoiled() -> impl Strategy<Value = Vec<u8>> {
+    (
+        json(),
+        ws(),
+        any::<prop::sample::Index>(),
+        0..6u8,
+        any::<u8>(),
+    )
+        .prop_map(|(doc, after, at, how, byte)| {
+            let mut bytes = format!("{doc}{after}").into_bytes();
+            let i = at.index(bytes.len() + 1);
+            match how {
+                0 => bytes.truncate(i),
+                1 if i < bytes.len() => bytes[i] = byte,
+                2 if i < bytes.len() => {
+                    bytes.remove(i);
+                }
+                3 => bytes.insert(i, b','),
+                4 => bytes.insert(i, b"[]{}\":,.-+e0 \\"[usize::from(byte) % 14]),
+                _ => {}
+            }
+            bytes
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    #[test]
+    fn the_reader_reads_every_document_as_serde_json(
+        doc in json(),
+        second in prop::option::of(json()),
+        choices in prop::collection::vec(any::<u8>(), 1..48),
+    ) {
+        let text = match second {
+            Some(second) => format!("{doc} {second}"),
+            None => doc,
+        };
+        assert_probes_alike(text.as_bytes(), &choices);
+    }
+
+    #[test]
+    fn the_reader_refuses_what_serde_json_refuses(
+        bytes in spoiled(),
+        choices in prop::collection::vec(any::<u8>(), 1..48),
+    ) {
+        assert_probes_alike(&bytes, &choices);
+    }
+
+    #[test]
+    fn the_reader_reads_any_bytes_as_serde_json(
+        bytes in prop::collection::vec(
+            prop::sample::select(b"[]{}\":,.-+eE0123456789 \\untrfals/\x00\xff\xc3\xa9".to_vec()),
+            0..40,
+        ),
+        choices in prop::collection::vec(any::<u8>(), 1..48),
+    ) {
+        assert_probes_alike(&bytes, &choices);
+    }
+
+    #[test]
+    fn entry_points_read_every_document_as_serde_json(bytes in spoiled()) {
+        arena_types_read_alike(&bytes);
+    }
+}
+
+#[test]
+fn numbers_read_as_serde_json_with_float_roundtrip() {
+    for text in [
+        "0",
+        "-0",
+        "-0.0",
+        "1",
+        "-1",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "1e22",
+        "1e23",
+        "0.1",
+        "2.5e-324",
+        "1.7976931348623157e308",
+        "1.7976931348623159e308",
+        "4.9406564584124654e-324",
+        "2.2250738585072011e-308",
+        "123456789012345678901234567890",
+        "9007199254740993",
+        "3.4028235e38",
+        "3.4028236e38",
+        "1.00000005960464477539062499",
+        "1e-400",
+        "-1e-400",
+        "0e99999999999999999999",
+        "1e99999999999999999999",
+        "[1.5, -2e3, 7E-1]",
+    ] {
+        for choices in [
+            &[0u8][..],
+            &[1],
+            &[2],
+            &[3],
+            &[4],
+            &[5],
+            &[6],
+            &[7],
+            &[8],
+            &[9],
+            &[10],
+        ] {
+            assert_probes_alike(text.as_bytes(), choices);
+        }
+        arena_types_read_alike(text.as_bytes());
+    }
+}
+
+#[test]
+fn keys_read_as_numbers_and_booleans_as_serde_json_reads_them() {
+    for text in [
+        r#"[["1", true]]"#,
+        r#"{"1": true, "-2": false}"#,
+        r#"{"true": 1.5, "false": -0.0}"#,
+        r#"{"1.5": true}"#,
+        r#"{" 1": true}"#,
+        r#"{"1 ": true}"#,
+        r#"{"tru": 1}"#,
+        r#"{"01": true}"#,
+    ] {
+        arena_types_read_alike(text.as_bytes());
+    }
+}
+
+#[test]
+fn the_entry_points_give_serde_json_errors_with_their_positions() {
+    let bump = bumpalo::Bump::new();
+    for text in [
+        "[1, 2,]",
+        "{\"a\" 1}",
+        "[\"\\ud800\"]",
+        "\"abc",
+        "[1] x",
+        "01",
+        "{\"name\": 3}",
+    ] {
+        let ours =
+            arena_core::json::from_slice::<Point<'_>, _>(&bump, text.as_bytes()).unwrap_err();
+        let mut de = serde_json::Deserializer::from_slice(text.as_bytes());
+        let theirs = ArenaSeed::<Point<'_>, _>::new(&bump)
+            .deserialize(&mut de)
+            .and_then(|_| de.end())
+            .unwrap_err();
+        assert!(ours.line() > 0 && ours.column() > 0, "{text}: {ours}");
+        assert_eq!(ours.to_string(), theirs.to_string(), "{text}");
+    }
+}
+
+#[test]
+fn nesting_is_limited_as_in_serde_json_and_skipping_is_not() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    for n in [126, 127, 128, 129, 5000] {
+        let text = deep(n);
+        assert_probes_alike(text.as_bytes(), &[0]);
+        // An ignored value nests as deep as it likes, in both.
+        let ignored =
+            format!("{{\"name\": \"a\", \"x\": 1, \"y\": 2, \"tags\": [], \"z\": {text}}}");
+        arena_types_read_alike(ignored.as_bytes());
+    }
+}
