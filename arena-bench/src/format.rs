@@ -1,5 +1,8 @@
 //! The formats: postcard, bincode 2, MessagePack and JSON, each driving a serde seed; JSON
-//! twice, through serde_json (`json`) and through sonic-rs (`json-sonic`), the same bytes.
+//! three times over the same bytes: `json`, what a user calls (the arena strategies through
+//! `arena_core::json::from_slice` and its reader, the others through serde_json), `json-serde`
+//! (every strategy through serde_json, the arena strategies through an `ArenaSeed` on it) and
+//! `json-sonic` (every strategy through sonic-rs's serde `Deserializer`).
 //!
 //! Every strategy reaches a format through [`Format::decode_seed`], so the owned, in-place,
 //! borrowed and arena strategies all read the same bytes through the same `Deserializer`; the
@@ -149,7 +152,8 @@ impl Format for MsgPack {
     }
 }
 
-/// JSON (serde_json), read from bytes.
+/// JSON, read from bytes: by serde_json, and by arena-core's own reader for the arena
+/// strategies (`arena_core::json::from_slice`, what a user of the toolkit calls).
 #[derive(Debug)]
 pub struct Json;
 
@@ -181,15 +185,37 @@ impl Format for Json {
     }
 }
 
+/// JSON read by serde_json for every strategy, the arena strategies through an `ArenaSeed` on
+/// `serde_json::Deserializer`: the same documents as [`Json`], so that the gain of arena-core's
+/// reader over serde_json shows.
+#[derive(Debug)]
+pub struct JsonSerde;
+
+impl Format for JsonSerde {
+    const NAME: &'static str = "json-serde";
+
+    fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
+        Json::encode(value)
+    }
+
+    #[inline]
+    fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value, String> {
+        Json::decode_seed(input, seed)
+    }
+}
+
 /// JSON read by sonic-rs's serde `Deserializer` (SIMD string scanning, the whole input's UTF-8
 /// checked once up front), written by serde_json: the same documents as [`Json`].
 ///
 /// sonic-rs picks its SIMD code at compile time: built without `-C target-cpu=native`, as this
-/// workspace builds, it runs its SSE2 code on x86_64. It rounds every float correctly, where
-/// serde_json's default parsing reads a few of canada.json's numbers one unit in the last place
-/// away, so the owned result of this format is checked against serde_json's with floats within
-/// one unit (see [`documents`](crate::run::documents)), and each strategy of this format
-/// against its owned result exactly.
+/// workspace builds, it runs its SSE2 code on x86_64. It rounds every float correctly, as
+/// serde_json does with its `float_roundtrip` feature (which arena-core enables); the owned
+/// result of this format is checked against serde_json's with floats within one unit (see
+/// [`documents`](crate::run::documents)), a tolerance for a serde_json built without the
+/// feature, and each strategy of this format against its owned result exactly.
 #[derive(Debug)]
 pub struct JsonSonic;
 
@@ -223,17 +249,20 @@ pub enum FormatId {
     MsgPack,
     /// [`Json`].
     Json,
+    /// [`JsonSerde`].
+    JsonSerde,
     /// [`JsonSonic`].
     JsonSonic,
 }
 
 impl FormatId {
     /// Every format, in report order.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Postcard,
         Self::Bincode,
         Self::MsgPack,
         Self::Json,
+        Self::JsonSerde,
         Self::JsonSonic,
     ];
 
@@ -245,6 +274,7 @@ impl FormatId {
             Self::Bincode => Bincode::NAME,
             Self::MsgPack => MsgPack::NAME,
             Self::Json => Json::NAME,
+            Self::JsonSerde => JsonSerde::NAME,
             Self::JsonSonic => JsonSonic::NAME,
         }
     }
@@ -265,7 +295,7 @@ impl FormatId {
             Self::Postcard => Postcard::encode(value),
             Self::Bincode => Bincode::encode(value),
             Self::MsgPack => MsgPack::encode(value),
-            Self::Json => Json::encode(value),
+            Self::Json | Self::JsonSerde => Json::encode(value),
             Self::JsonSonic => JsonSonic::encode(value),
         }
     }

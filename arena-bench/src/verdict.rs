@@ -181,7 +181,7 @@ impl CellGroup {
             }
             Self::Large => "large-document cells (city-large)",
             Self::EventStreams => "event-stream cells (events, events-tag-last)",
-            Self::Other => "cells of other formats (json-sonic)",
+            Self::Other => "cells of other formats (json-serde, json-sonic)",
         }
     }
 }

@@ -164,7 +164,7 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
     let out = out_dir("city");
     // 20 KB: a few hundred citizens, fast even in a debug build.
     let report = run(&out, &["--dataset", "city", "--size", "20KB"]);
-    check_rows(&report, 5, 1, &StrategyId::ALL);
+    check_rows(&report, 6, 1, &StrategyId::ALL);
     let figures = report.figures.expect("the figures ran");
     assert!(figures.errors.is_empty(), "{:?}", figures.errors);
     assert_eq!(figures.latency.len(), 4);
@@ -187,7 +187,8 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
         table.contains("Slab arena figures"),
         "no figures in report.md"
     );
-    // One verdict per format measured: the matrix's four, then JSON through sonic-rs apart.
+    // One verdict per format measured: the matrix's four, then JSON through serde_json and
+    // sonic-rs apart.
     let cells: Vec<String> = report
         .verdicts
         .iter()
@@ -200,22 +201,23 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
             "bincode/city",
             "msgpack/city",
             "json/city",
+            "json-serde/city",
             "json-sonic/city"
         ]
     );
     let groups: Vec<CellGroup> = report.verdicts.iter().map(|v| v.group).collect();
     assert_eq!(groups[..4], [CellGroup::Matrix; 4]);
-    assert_eq!(groups[4], CellGroup::Other);
+    assert_eq!(groups[4..], [CellGroup::Other; 2]);
     let summary = &report.summary;
     assert_eq!(summary.len(), 3, "{summary:?}");
-    assert_eq!((summary[0].group, summary[0].cells), (None, 5));
+    assert_eq!((summary[0].group, summary[0].cells), (None, 6));
     assert_eq!(
         (summary[1].group, summary[1].cells),
         (Some(CellGroup::Matrix), 4)
     );
     assert_eq!(
         (summary[2].group, summary[2].cells),
-        (Some(CellGroup::Other), 1)
+        (Some(CellGroup::Other), 2)
     );
     assert!(
         table.contains(&summary[1].line()),
@@ -334,7 +336,7 @@ fn two_threads_report_sane_rows_a_json_copy_and_a_results_file() {
 }
 
 #[test]
-fn the_event_streams_run_in_both_jsons_and_msgpack_and_say_what_they_skip() {
+fn the_event_streams_run_in_every_json_and_msgpack_and_say_what_they_skip() {
     let out = out_dir("events");
     let measured = [
         StrategyId::OwnedSystem,
@@ -360,12 +362,12 @@ fn the_event_streams_run_in_both_jsons_and_msgpack_and_say_what_they_skip() {
             "--no-figures",
         ],
     );
-    // Every format was asked for: JSON (through either parser) and MessagePack are measured,
+    // Every format was asked for: JSON (through each parser) and MessagePack are measured,
     // the other two skipped.
-    check_rows(&report, 3, 2, &measured);
+    check_rows(&report, 4, 2, &measured);
     for r in &report.rows {
         assert!(
-            ["json", "json-sonic", "msgpack"].contains(&r.row.format.as_str()),
+            ["json", "json-serde", "json-sonic", "msgpack"].contains(&r.row.format.as_str()),
             "{}: the event streams are JSON and MessagePack only",
             r.name
         );

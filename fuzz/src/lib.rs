@@ -15,6 +15,7 @@
 //! `arena_core::Value`.
 
 pub mod events;
+pub mod json_differential;
 pub mod msgpack_differential;
 pub mod value;
 

@@ -355,7 +355,9 @@ pub fn write_tag_last(format: FormatId, events: &owned::Events) -> Result<Vec<u8
     let arena = bumpalo::Bump::new();
     let seed = ArenaSeed::<Value<'_>, _>::new(&arena);
     let document = match format {
-        FormatId::Json | FormatId::JsonSonic => Json::decode_seed(&tag_first, seed)?,
+        FormatId::Json | FormatId::JsonSerde | FormatId::JsonSonic => {
+            Json::decode_seed(&tag_first, seed)?
+        }
         FormatId::MsgPack => MsgPack::decode_seed(&tag_first, seed)?,
         FormatId::Postcard | FormatId::Bincode => return Err(SKIPPED_FORMAT.to_owned()),
     };

@@ -66,7 +66,9 @@ arena-bench: compare allocation strategies for serde deserialization, with time 
 USAGE: cargo run --release -p arena-bench -- [OPTIONS]
 
 OPTIONS (lists are comma-separated; the default is all):
-  --format F        postcard, bincode, msgpack, json, json-sonic; json-sonic is the JSON
+  --format F        postcard, bincode, msgpack, json, json-serde, json-sonic; json is read by
+                    arena-core's reader for the arena strategies, json-serde is the JSON
+                    read by serde_json for every strategy, json-sonic is the JSON
                     documents read by sonic-rs's serde Deserializer instead of serde_json's
                     (every typed strategy; the value table and slab-fresh-via-value read json)
   --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last, city-large

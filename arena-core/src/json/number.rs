@@ -63,7 +63,7 @@ pub(super) fn parse(input: &[u8], start: usize, single: bool) -> Result<(Number,
             while let Some(d) = digit(at) {
                 match significand.checked_mul(10).and_then(|s| s.checked_add(d)) {
                     Some(s) => significand = s,
-                    None => return float(input, start, single),
+                    None => return float(input, start, skip(input, start)?, single),
                 }
                 at += 1;
             }
@@ -124,7 +124,7 @@ pub(super) fn parse(input: &[u8], start: usize, single: bool) -> Result<(Number,
         if exact && let Some(f) = fast_float(significand, exponent, single) {
             return Ok((Number::F64(if negative { -f } else { f }), at));
         }
-        return float(input, start, single);
+        return float(input, start, at, single);
     }
     let number = if negative {
         let neg = significand.cast_signed().wrapping_neg();
@@ -198,14 +198,16 @@ pub(super) fn skip(input: &[u8], start: usize) -> Result<usize, Refused> {
     Ok(at)
 }
 
-/// The number starting at `input[start]` as a correctly rounded float, refused if it breaks
-/// the grammar or rounds to infinity: the path of the numbers the fast path does not take, and
-/// of integers too long for a `u64`, scanned again from their start.
+/// The number `input[start..end]`, whose grammar was checked, as a correctly rounded float,
+/// refused if it rounds to infinity: the numbers the fast path does not take, and integers too
+/// long for a `u64`.
 #[cold]
-fn float(input: &[u8], start: usize, single: bool) -> Result<(Number, usize), Refused> {
-    let at = skip(input, start)?;
-    // The bytes are ASCII digits, signs, `.` and `e`: UTF-8.
-    let text = core::str::from_utf8(&input[start..at]).map_err(|_| Refused)?;
+fn float(input: &[u8], start: usize, end: usize, single: bool) -> Result<(Number, usize), Refused> {
+    let text = &input[start..end];
+    debug_assert!(text.is_ascii(), "a number's grammar admits ASCII only");
+    // SAFETY: the grammar of a number admits ASCII digits, `-`, `+`, `.`, `e` and `E` only, all
+    // ASCII, so the bytes are UTF-8.
+    let text = unsafe { core::str::from_utf8_unchecked(text) };
     let f = if single {
         f64::from(text.parse::<f32>().map_err(|_| Refused)?)
     } else {
@@ -214,7 +216,7 @@ fn float(input: &[u8], start: usize, single: bool) -> Result<(Number, usize), Re
     if f.is_infinite() {
         return Err(Refused);
     }
-    Ok((Number::F64(f), at))
+    Ok((Number::F64(f), end))
 }
 
 #[cfg(test)]
