@@ -180,8 +180,26 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Reads the string whose opening quote was just consumed, as `str` (UTF-8 checked).
-    #[inline]
+    #[inline(always)]
     pub(super) fn str<'s>(&'s mut self) -> Result<Text<'de, 's, str>, Refused> {
+        // Most strings are ASCII without escapes: one run, borrowed.
+        let start = self.pos;
+        let (end, above_ascii) = string::plain_run(self.input, start);
+        if !above_ascii && self.input.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            let run = &self.input[start..end];
+            // SAFETY: every byte of the run is ASCII (`plain_run` saw none above it), so it is
+            // UTF-8.
+            return Ok(Text::Borrowed(unsafe {
+                core::str::from_utf8_unchecked(run)
+            }));
+        }
+        self.str_with_escapes_or_utf8()
+    }
+
+    /// [`str`](Self::str) for a string with escapes or bytes above ASCII.
+    #[inline(never)]
+    fn str_with_escapes_or_utf8<'s>(&'s mut self) -> Result<Text<'de, 's, str>, Refused> {
         let (text, above_ascii) = self.string_bytes(false)?;
         if !above_ascii {
             // SAFETY: every byte of the text is ASCII (`string_bytes` saw none above it, and
