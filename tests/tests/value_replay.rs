@@ -755,3 +755,33 @@ fn is_human_readable_of_the_source_reads_an_ip_address() {
         Err("invalid type: map, expected IP address".to_owned())
     );
 }
+
+#[test]
+fn a_value_reference_is_a_deserializer_as_a_serde_json_value_reference_is() {
+    let json = r#"{"name": "Lyon", "tags": ["a", "bc"], "size": [3, -4], "note": null}"#;
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Owned {
+        name: String,
+        tags: Vec<String>,
+        size: (u8, i64),
+        note: Option<String>,
+    }
+    with_each_arena!(|arena| {
+        let doc: Value<'_> = arena_core::json::from_str(arena, json).unwrap();
+        // Into serde types, as `T::deserialize(&serde_json_value)` reads.
+        let through_ref = Owned::deserialize(&doc).unwrap();
+        let through_json =
+            Owned::deserialize(&serde_json::from_str::<serde_json::Value>(json).unwrap()).unwrap();
+        assert_eq!(through_ref, through_json);
+        // Into arena types, with an `ArenaSeed`: what the replay with an explicit error type reads.
+        let seed = ArenaSeed::<&[(&str, Value<'_>)], _>::new(arena);
+        let by_ref = seed.deserialize(&doc).unwrap();
+        let by_replay = seed.deserialize(doc.deserializer::<Error>(true)).unwrap();
+        assert_eq!(by_ref, by_replay);
+        assert_eq!(by_ref.len(), 4);
+        // Its errors are serde's own, as the explicit replay's.
+        let err = u32::deserialize(&doc).unwrap_err();
+        assert_eq!(Err(err.to_string()), replay::<u32>(&doc, true));
+        assert!(err.to_string().starts_with("invalid type: map"), "{err}");
+    });
+}

@@ -187,6 +187,79 @@ impl<'bump, E: Error> IntoDeserializer<'bump, E> for &Value<'bump> {
     }
 }
 
+/// `deserialize_*` methods of `&Value` handing the call to a [`ValueDeserializer`] with
+/// serde's own error type.
+macro_rules! by_value_deserializer {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: Visitor<'bump>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, serde::de::value::Error> {
+            self.deserializer::<serde::de::value::Error>(true).$method($($arg,)* visitor)
+        }
+    )*};
+}
+
+/// A `&Value` is a `Deserializer`, as a `&serde_json::Value` is: `T::deserialize(&value)` and
+/// `ArenaSeed::new(&arena).deserialize(&value)` replay it, with serde's own error type
+/// (`serde::de::value::Error`) and `is_human_readable` true. For another error type, or a value
+/// read from a binary format, use [`Value::deserializer`].
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::Value;
+/// use serde::Deserialize;
+///
+/// let bump = bumpalo::Bump::new();
+/// let doc: Value = arena_core::json::from_str(&bump, r#"{"x": 1, "y": [2, 3]}"#).unwrap();
+/// #[derive(Deserialize, Debug, PartialEq)]
+/// struct P<'a> {
+///     x: u8,
+///     #[serde(borrow)]
+///     y: Vec<u16>,
+///     #[serde(default)]
+///     z: Option<&'a str>,
+/// }
+/// let p = P::deserialize(&doc)?;
+/// assert_eq!(p, P { x: 1, y: vec![2, 3], z: None });
+/// # Ok::<(), serde::de::value::Error>(())
+/// ```
+impl<'bump> Deserializer<'bump> for &Value<'bump> {
+    type Error = serde::de::value::Error;
+
+    by_value_deserializer! {
+        deserialize_any();
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_i128();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_u128();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_bytes();
+        deserialize_byte_buf();
+        deserialize_option();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_seq();
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_map();
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_identifier();
+        deserialize_ignored_any();
+    }
+}
+
 impl<'bump, E: Error> IntoDeserializer<'bump, E> for ValueDeserializer<'bump, E> {
     type Deserializer = Self;
 
