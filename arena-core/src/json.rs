@@ -59,8 +59,10 @@ use ::serde_json::{Deserializer, Error};
 use serde::de::DeserializeSeed;
 
 mod deserializer;
+mod eisel_lemire;
 mod map_access;
 mod number;
+mod pow5;
 mod refused;
 mod seq_access;
 mod string;

@@ -13,10 +13,13 @@
 //!
 //! Most floats in documents have at most 15 significant digits and a small exponent: their
 //! digits and the power of ten are both exact in an `f64`, so one multiplication or division,
-//! correctly rounded by IEEE 754, gives the correctly rounded value (Clinger's fast path).
-//! Any other float is handed to the standard library's parser (`str::parse`, correctly rounded
-//! for any number of digits).
+//! correctly rounded by IEEE 754, gives the correctly rounded value (Clinger's fast path). A
+//! float of up to 19 digits otherwise goes through the Eisel-Lemire algorithm
+//! ([`eisel_lemire`](super::eisel_lemire)) on the significand and exponent already read. Any
+//! other float, and the rare one the algorithm cannot decide, is handed to the standard
+//! library's parser (`str::parse`, correctly rounded for any number of digits).
 
+use super::eisel_lemire;
 use super::refused::Refused;
 
 /// A number as read: serde_json's `ParserNumber`.
@@ -79,11 +82,12 @@ pub(super) fn parse(input: &[u8], start: usize, single: bool) -> Result<(Number,
             at += 1;
             let first = at;
             while let Some(d) = digit(at) {
-                if significand < (1 << 53) / 10 {
-                    significand = significand * 10 + d;
-                    exponent -= 1;
-                } else {
-                    exact = false;
+                match significand.checked_mul(10).and_then(|s| s.checked_add(d)) {
+                    Some(s) if exact => {
+                        significand = s;
+                        exponent -= 1;
+                    }
+                    _ => exact = false,
                 }
                 at += 1;
             }
@@ -121,8 +125,18 @@ pub(super) fn parse(input: &[u8], start: usize, single: bool) -> Result<(Number,
             }
             exponent += sign * written;
         }
-        if exact && let Some(f) = fast_float(significand, exponent, single) {
-            return Ok((Number::F64(if negative { -f } else { f }), at));
+        if exact {
+            let f = match fast_float(significand, exponent, single) {
+                Some(f) => Some(f),
+                None if !single => eisel_lemire::compute_float(exponent, significand),
+                None => None,
+            };
+            if let Some(f) = f {
+                if f.is_infinite() {
+                    return Err(Refused);
+                }
+                return Ok((Number::F64(if negative { -f } else { f }), at));
+            }
         }
         return float(input, start, at, single);
     }
