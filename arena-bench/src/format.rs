@@ -212,7 +212,7 @@ impl Format for JsonSerde {
 ///
 /// sonic-rs picks its SIMD code at compile time: built without `-C target-cpu=native`, as this
 /// workspace builds, it runs its SSE2 code on x86_64. It rounds every float correctly, as
-/// serde_json does with its `float_roundtrip` feature (which arena-core enables); the owned
+/// serde_json does with its `float_roundtrip` feature (which arena-bench turns on); the owned
 /// result of this format is checked against serde_json's with floats within one unit (see
 /// [`documents`](crate::run::documents)), a tolerance for a serde_json built without the
 /// feature, and each strategy of this format against its owned result exactly.

@@ -54,8 +54,8 @@ pub fn to_json_value<T: serde::Serialize + ?Sized>(value: &T) -> Result<serde_js
 ///
 /// Floats agree when they are equal or adjacent: serde_json's float parsing without its
 /// `float_roundtrip` feature is not always correctly rounded (it reads a few of canada.json's
-/// numbers one unit in the last place away), simd-json's and sonic-rs's are. The workspace
-/// builds serde_json with the feature (arena-core enables it), so they agree exactly here.
+/// numbers one unit in the last place away), simd-json's and sonic-rs's are. arena-bench builds
+/// serde_json with the feature, so they agree exactly here.
 ///
 /// # Errors
 ///

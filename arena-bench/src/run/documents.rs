@@ -230,7 +230,7 @@ mod tests {
         );
         // Each is the digest of what its own parser reads: serde_json reads a few of canada's
         // floats one unit in the last place away unless its `float_roundtrip` feature is on
-        // (arena-core turns it on), sonic-rs never does.
+        // (arena-bench turns it on), sonic-rs never does.
         let read = |format| -> canada::owned::Canada {
             match format {
                 FormatId::Json => Json::decode_seed(&docs.bytes[0].1, PhantomData),

@@ -213,7 +213,6 @@ macro_rules! by_value_deserializer {
 /// #[derive(Deserialize, Debug, PartialEq)]
 /// struct P<'a> {
 ///     x: u8,
-///     #[serde(borrow)]
 ///     y: Vec<u16>,
 ///     #[serde(default)]
 ///     z: Option<&'a str>,
