@@ -57,7 +57,8 @@ where
 }
 
 /// Reads each listed arena type from `bytes` through `arena_core::msgpack::from_slice` and
-/// through an [`ArenaSeed`] on rmp-serde's reader, and asserts the same value or error.
+/// through an [`ArenaSeed`] on rmp-serde's reader, and asserts the same value or error
+/// (compared by `Debug`, so that a NaN the bytes hold equals itself).
 macro_rules! arena_reads_alike {
     ($bytes:expr; $($ty:ty),* $(,)?) => {{
         let bytes: &[u8] = $bytes;
@@ -69,8 +70,8 @@ macro_rules! arena_reads_alike {
                     .deserialize(&mut rmp_serde::Deserializer::from_read_ref(bytes))
                     .map_err(|e| format!("{e:?}"));
                 assert_eq!(
-                    ours,
-                    theirs,
+                    format!("{ours:?}"),
+                    format!("{theirs:?}"),
                     "{} from {bytes:02x?}",
                     stringify!($ty)
                 );
@@ -551,4 +552,11 @@ fn the_probe_sees_every_encoding_alike() {
             }
         }
     }
+}
+
+#[test]
+fn a_nan_reads_as_rmp_serde_reads_it() {
+    // An f32 NaN with a payload: equal to itself only by `Debug`.
+    arena_types_read_alike(&[0xCA, 0x7F, 0x80, 0x00, 0x01]);
+    arena_types_read_alike(&[0xCB, 0x7F, 0xF8, 0, 0, 0, 0, 0, 1]);
 }
