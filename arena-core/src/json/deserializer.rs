@@ -20,6 +20,7 @@ use super::refused::Refused;
 use super::seq_access::SeqAccess;
 use super::string;
 use super::variant_access::{UnitVariantAccess, VariantAccess};
+use crate::impls::str::utf8;
 
 /// How many levels of arrays and objects serde_json reads: the 128th is refused.
 const DEPTH: u8 = 128;
@@ -207,10 +208,10 @@ impl<'de> Deserializer<'de> {
             return Ok(unsafe { text_as_str_unchecked(text) });
         }
         match text {
-            Text::Borrowed(b) => core::str::from_utf8(b).map(Text::Borrowed),
-            Text::Copied(b) => core::str::from_utf8(b).map(Text::Copied),
+            Text::Borrowed(b) => utf8(b).map(Text::Borrowed),
+            Text::Copied(b) => utf8(b).map(Text::Copied),
         }
-        .map_err(|_| Refused)
+        .ok_or(Refused)
     }
 
     /// Reads the string whose opening quote was just consumed, as bytes: its runs as they
