@@ -6,8 +6,7 @@ use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
 use crate::format::{Bincode, Format, FormatId, Json, JsonSerde, JsonSonic, MsgPack, Postcard};
 use crate::measure::{Plan, Row, measure};
 use crate::strategy::{
-    ArenaFresh, ArenaReused, Borrowed, InPlace, MultitudeFresh, MultitudeReused, Owned, Strategy,
-    ViaValue,
+    Borrowed, Fresh, InPlace, Multitude, Ours, Owned, Reused, Strategy, ViaValue,
 };
 use crate::strategy_id::StrategyId;
 use crate::value::{ArenaValueFresh, SerdeValue, SimdJsonValue, SonicValue, ValueStrategy};
@@ -69,21 +68,25 @@ fn with_strategy<F: Format, D: Dataset, V: CellVisitor>(
             visitor.visit::<F, D, InPlace>(strategy)
         }
         StrategyId::Borrowed => visitor.visit::<F, D, Borrowed>(strategy),
-        StrategyId::BumpaloFresh => visitor.visit::<F, D, ArenaFresh<bumpalo::Bump>>(strategy),
-        StrategyId::BumpaloReused => visitor.visit::<F, D, ArenaReused<bumpalo::Bump>>(strategy),
-        StrategyId::BumpScopeFresh => visitor.visit::<F, D, ArenaFresh<bump_scope::Bump>>(strategy),
-        StrategyId::BumpScopeReused => {
-            visitor.visit::<F, D, ArenaReused<bump_scope::Bump>>(strategy)
+        StrategyId::BumpaloFresh => visitor.visit::<F, D, Fresh<Ours<bumpalo::Bump>>>(strategy),
+        StrategyId::BumpaloReused => visitor.visit::<F, D, Reused<Ours<bumpalo::Bump>>>(strategy),
+        StrategyId::BumpScopeFresh => {
+            visitor.visit::<F, D, Fresh<Ours<bump_scope::Bump>>>(strategy)
         }
-        StrategyId::SlabFresh => visitor.visit::<F, D, ArenaFresh<arena_core::SlabArena>>(strategy),
+        StrategyId::BumpScopeReused => {
+            visitor.visit::<F, D, Reused<Ours<bump_scope::Bump>>>(strategy)
+        }
+        StrategyId::SlabFresh => {
+            visitor.visit::<F, D, Fresh<Ours<arena_core::SlabArena>>>(strategy)
+        }
         StrategyId::SlabReused => {
-            visitor.visit::<F, D, ArenaReused<arena_core::SlabArena>>(strategy)
+            visitor.visit::<F, D, Reused<Ours<arena_core::SlabArena>>>(strategy)
         }
         StrategyId::SlabFreshViaValue => {
-            visitor.visit::<F, D, ArenaFresh<arena_core::SlabArena, ViaValue>>(strategy)
+            visitor.visit::<F, D, Fresh<Ours<arena_core::SlabArena, ViaValue>>>(strategy)
         }
-        StrategyId::MultitudeFresh => visitor.visit::<F, D, MultitudeFresh>(strategy),
-        StrategyId::MultitudeReused => visitor.visit::<F, D, MultitudeReused>(strategy),
+        StrategyId::MultitudeFresh => visitor.visit::<F, D, Fresh<Multitude>>(strategy),
+        StrategyId::MultitudeReused => visitor.visit::<F, D, Reused<Multitude>>(strategy),
         StrategyId::ValueSerdeSystem | StrategyId::ValueSerdeMimalloc => {
             visitor.visit::<F, D, ValueStrategy<SerdeValue>>(strategy)
         }

@@ -228,109 +228,6 @@ impl<D: Dataset> Strategy<D> for Borrowed {
     }
 }
 
-fn multitude_bytes(arena: &multitude::Arena) -> ArenaBytes {
-    let stats = arena.stats();
-    ArenaBytes {
-        // Chunk headers and alignment included: multitude reports no finer figure.
-        reserved: stats.total_bytes_allocated,
-        used: None,
-        chunks: stats.normal_chunks_allocated + stats.oversized_chunks_allocated,
-    }
-}
-
-/// The live data of the document `input`: the [`LiveSize`] of its arena model, read into a
-/// scratch arena.
-///
-/// The multitude rows report it too: it is the document's data in the same model, which
-/// multitude's value holds as well, and multitude has no measure of its own.
-fn document_live_bytes<F: Format, D: Dataset>(input: &[u8]) -> Result<u64, String> {
-    let scratch = bumpalo::Bump::new();
-    let value: D::Arena<'_> = F::decode_seed(
-        input,
-        ArenaSeed::new(&scratch).str_as_bytes(F::STR_AS_BYTES),
-    )?;
-    Ok(value.live_bytes() as u64)
-}
-
-fn multitude_once<F: Format, D: Dataset>(
-    started: Instant,
-    arena: &multitude::Arena,
-    input: &[u8],
-    observe: Option<&mut Observed>,
-) -> Result<(D::Multi, Duration), String> {
-    let value: D::Multi = F::decode_seed(
-        input,
-        multitude::de::DeserializeInSeed::<D::Multi, MultiAlloc>::new(arena),
-    )?;
-    let decode = started.elapsed();
-    black_box(&value);
-    if let Some(o) = observe {
-        o.digest = digest_of(&value);
-        o.live_bytes = Some(document_live_bytes::<F, D>(input)?);
-        o.arena = Some(multitude_bytes(arena));
-    }
-    Ok((value, decode))
-}
-
-/// Strategy 6, fresh: multitude's `#[derive(DeserializeIn)]` into a new `multitude::Arena`
-/// per document.
-#[derive(Debug)]
-pub struct MultitudeFresh;
-
-impl<D: Dataset> Strategy<D> for MultitudeFresh {
-    type State = ();
-
-    fn new_state() {}
-
-    #[inline(never)]
-    fn once<F: Format>(
-        (): &mut (),
-        input: &[u8],
-        observe: Option<&mut Observed>,
-    ) -> Result<Sample, String> {
-        let t0 = Instant::now();
-        let arena = multitude::Arena::new();
-        let (value, decode) = multitude_once::<F, D>(t0, &arena, input, observe)?;
-        let t1 = Instant::now();
-        drop(value);
-        drop(arena);
-        Ok(Sample {
-            decode,
-            drop: t1.elapsed(),
-            replay: None,
-        })
-    }
-}
-
-/// Strategy 6, reused: one `multitude::Arena`, reset after each document.
-#[derive(Debug)]
-pub struct MultitudeReused;
-
-impl<D: Dataset> Strategy<D> for MultitudeReused {
-    type State = multitude::Arena;
-
-    fn new_state() -> multitude::Arena {
-        multitude::Arena::new()
-    }
-
-    #[inline(never)]
-    fn once<F: Format>(
-        arena: &mut multitude::Arena,
-        input: &[u8],
-        observe: Option<&mut Observed>,
-    ) -> Result<Sample, String> {
-        let (value, decode) = multitude_once::<F, D>(Instant::now(), arena, input, observe)?;
-        let t1 = Instant::now();
-        drop(value);
-        arena.reset();
-        Ok(Sample {
-            decode,
-            drop: t1.elapsed(),
-            replay: None,
-        })
-    }
-}
-
 /// A bump arena the arena strategies can create and reset.
 pub trait ArenaKind: BumpAllocator + Sized {
     /// A new, empty arena.
@@ -478,42 +375,190 @@ impl ArenaRead for ViaValue {
     }
 }
 
-/// Reads the arena model of `D` into `arena` the way `R` does, observing it when asked; the
-/// time is measured from `started`, and the replay's (if any) returned apart. `trust` is the
-/// stream's: each worker reads its documents as one stream, as a user reading a file or a
-/// connection of similar documents would (see `arena_core::LengthTrust`).
+/// The arena an arena strategy reads each document into: one of the toolkit's, [`Ours`], or
+/// multitude's, [`Multitude`]. [`Fresh`] and [`Reused`] make the strategies of each.
+pub trait Backend<D: Dataset> {
+    /// The arena.
+    type Arena;
+    /// A document read into an arena that lives for `'a`.
+    type Value<'a>;
+
+    /// A new, empty arena.
+    fn create() -> Self::Arena;
+
+    /// Frees everything allocated, keeping (some of) the memory for reuse.
+    fn reset(arena: &mut Self::Arena);
+
+    /// OS calls made so far outside the global allocator (see [`ArenaKind::os_calls`]), or
+    /// `None` when all of the arena's memory comes from the global allocator.
+    fn os_calls() -> Option<OsCalls>;
+
+    /// Reads the document `input` (in format `F`) into `arena`, with the stream's `trust`;
+    /// returns it and, when the read replays a value, the replay's time.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as text.
+    fn read<'a, F: Format>(
+        arena: &'a Self::Arena,
+        trust: &'a LengthTrust,
+        input: &[u8],
+    ) -> Result<(Self::Value<'a>, Option<Duration>), String>;
+
+    /// Fills `o` from the document `value` read from `input` (in format `F`) into `arena`.
+    ///
+    /// # Errors
+    ///
+    /// The format's error, as text, when the live data is measured by reading `input` again.
+    fn observe<F: Format>(
+        value: &Self::Value<'_>,
+        arena: &Self::Arena,
+        input: &[u8],
+        o: &mut Observed,
+    ) -> Result<(), String>;
+}
+
+/// `#[derive(ArenaDeserialize)]` into the toolkit's arena `K`, read the way `R` does (by
+/// default straight from the format).
+#[derive(Debug)]
+pub struct Ours<K, R = Direct>(PhantomData<(K, R)>);
+
+impl<D: Dataset, K: ArenaKind, R: ArenaRead> Backend<D> for Ours<K, R>
+where
+    for<'a> D::Arena<'a>: ArenaDeserialize<'a, K>,
+{
+    type Arena = K;
+    type Value<'a> = D::Arena<'a>;
+
+    fn create() -> K {
+        K::create()
+    }
+
+    fn reset(arena: &mut K) {
+        arena.reset();
+    }
+
+    fn os_calls() -> Option<OsCalls> {
+        Some(K::os_calls())
+    }
+
+    #[inline]
+    fn read<'a, F: Format>(
+        arena: &'a K,
+        trust: &'a LengthTrust,
+        input: &[u8],
+    ) -> Result<(D::Arena<'a>, Option<Duration>), String> {
+        R::read::<F, D, K>(arena, trust, input)
+    }
+
+    fn observe<F: Format>(
+        value: &D::Arena<'_>,
+        arena: &K,
+        _: &[u8],
+        o: &mut Observed,
+    ) -> Result<(), String> {
+        o.digest = digest_of(value);
+        o.live_bytes = Some(value.live_bytes() as u64);
+        o.arena = Some(arena_bytes(arena));
+        Ok(())
+    }
+}
+
+fn multitude_bytes(arena: &multitude::Arena) -> ArenaBytes {
+    let stats = arena.stats();
+    ArenaBytes {
+        // Chunk headers and alignment included: multitude reports no finer figure.
+        reserved: stats.total_bytes_allocated,
+        used: None,
+        chunks: stats.normal_chunks_allocated + stats.oversized_chunks_allocated,
+    }
+}
+
+/// The live data of the document `input`: the [`LiveSize`] of its arena model, read into a
+/// scratch arena.
+///
+/// The multitude rows report it too: it is the document's data in the same model, which
+/// multitude's value holds as well, and multitude has no measure of its own.
+fn document_live_bytes<F: Format, D: Dataset>(input: &[u8]) -> Result<u64, String> {
+    let scratch = bumpalo::Bump::new();
+    let value: D::Arena<'_> = F::decode_seed(
+        input,
+        ArenaSeed::new(&scratch).str_as_bytes(F::STR_AS_BYTES),
+    )?;
+    Ok(value.live_bytes() as u64)
+}
+
+/// multitude's `#[derive(DeserializeIn)]` into a `multitude::Arena`. Announced lengths are
+/// multitude's to judge: the stream's trust is not used.
+#[derive(Debug)]
+pub struct Multitude;
+
+impl<D: Dataset> Backend<D> for Multitude {
+    type Arena = multitude::Arena;
+    type Value<'a> = D::Multi;
+
+    fn create() -> multitude::Arena {
+        multitude::Arena::new()
+    }
+
+    fn reset(arena: &mut multitude::Arena) {
+        arena.reset();
+    }
+
+    fn os_calls() -> Option<OsCalls> {
+        None
+    }
+
+    #[inline]
+    fn read<'a, F: Format>(
+        arena: &'a multitude::Arena,
+        _: &'a LengthTrust,
+        input: &[u8],
+    ) -> Result<(D::Multi, Option<Duration>), String> {
+        let seed = multitude::de::DeserializeInSeed::<D::Multi, MultiAlloc>::new(arena);
+        Ok((F::decode_seed(input, seed)?, None))
+    }
+
+    fn observe<F: Format>(
+        value: &D::Multi,
+        arena: &multitude::Arena,
+        input: &[u8],
+        o: &mut Observed,
+    ) -> Result<(), String> {
+        o.digest = digest_of(value);
+        o.live_bytes = Some(document_live_bytes::<F, D>(input)?);
+        o.arena = Some(multitude_bytes(arena));
+        Ok(())
+    }
+}
+
+/// Reads one document into `arena` the way `B` does and times it from `started`, observing it
+/// when asked. `trust` is the stream's: each worker reads its documents as one stream, as a
+/// user reading a file or a connection of similar documents would (see
+/// `arena_core::LengthTrust`). Returns the value, the time and the replay's time (if any).
 #[inline]
-fn arena_value<'a, F: Format, D: Dataset, K: ArenaKind, R: ArenaRead>(
+fn read_timed<'a, F: Format, D: Dataset, B: Backend<D>>(
     started: Instant,
-    arena: &'a K,
+    arena: &'a B::Arena,
     trust: &'a LengthTrust,
     input: &[u8],
     observe: Option<&mut Observed>,
-) -> Result<(D::Arena<'a>, Duration, Option<Duration>), String>
-where
-    D::Arena<'a>: ArenaDeserialize<'a, K>,
-{
-    let (value, replay) = R::read::<F, D, K>(arena, trust, input)?;
+) -> Result<(B::Value<'a>, Duration, Option<Duration>), String> {
+    let (value, replay) = B::read::<F>(arena, trust, input)?;
     let decode = started.elapsed();
     black_box(&value);
     if let Some(o) = observe {
-        o.digest = digest_of(&value);
-        o.live_bytes = Some(value.live_bytes() as u64);
-        o.arena = Some(arena_bytes(arena));
+        B::observe::<F>(&value, arena, input, o)?;
     }
     Ok((value, decode, replay))
 }
 
-/// Strategy 5, fresh: `#[derive(ArenaDeserialize)]` into a new arena `K` per document, created
-/// inside the timed part and dropped inside the drop part, read the way `R` does (by default
-/// straight from the format).
+/// Strategies 5 and 6, fresh: a new arena of `B` per document, created inside the timed part
+/// and dropped inside the drop part.
 #[derive(Debug)]
-pub struct ArenaFresh<K, R = Direct>(PhantomData<(K, R)>);
+pub struct Fresh<B>(PhantomData<B>);
 
-impl<D: Dataset, K: ArenaKind, R: ArenaRead> Strategy<D> for ArenaFresh<K, R>
-where
-    for<'a> D::Arena<'a>: ArenaDeserialize<'a, K>,
-{
+impl<D: Dataset, B: Backend<D>> Strategy<D> for Fresh<B> {
     /// The stream's trust in announced lengths, carried from one document to the next.
     type State = LengthTrust;
 
@@ -522,7 +567,7 @@ where
     }
 
     fn os_calls() -> Option<OsCalls> {
-        Some(K::os_calls())
+        B::os_calls()
     }
 
     #[inline(never)]
@@ -532,8 +577,8 @@ where
         observe: Option<&mut Observed>,
     ) -> Result<Sample, String> {
         let t0 = Instant::now();
-        let arena = K::create();
-        let (value, decode, replay) = arena_value::<F, D, K, R>(t0, &arena, trust, input, observe)?;
+        let arena = B::create();
+        let (value, decode, replay) = read_timed::<F, D, B>(t0, &arena, trust, input, observe)?;
         let t1 = Instant::now();
         drop(value);
         drop(arena);
@@ -545,38 +590,34 @@ where
     }
 }
 
-/// Strategy 5, reused: `#[derive(ArenaDeserialize)]` into one arena `K`, reset after each
-/// document (the reset is the drop part).
+/// Strategies 5 and 6, reused: one arena of `B`, reset after each document (the reset is the
+/// drop part).
 #[derive(Debug)]
-pub struct ArenaReused<K>(PhantomData<K>);
+pub struct Reused<B>(PhantomData<B>);
 
-impl<D: Dataset, K: ArenaKind> Strategy<D> for ArenaReused<K>
-where
-    for<'a> D::Arena<'a>: ArenaDeserialize<'a, K>,
-{
+impl<D: Dataset, B: Backend<D>> Strategy<D> for Reused<B> {
     /// The arena, and the stream's trust in announced lengths.
-    type State = (K, LengthTrust);
+    type State = (B::Arena, LengthTrust);
 
-    fn new_state() -> (K, LengthTrust) {
-        (K::create(), LengthTrust::new())
+    fn new_state() -> (B::Arena, LengthTrust) {
+        (B::create(), LengthTrust::new())
     }
 
     fn os_calls() -> Option<OsCalls> {
-        Some(K::os_calls())
+        B::os_calls()
     }
 
     #[inline(never)]
     fn once<F: Format>(
-        (arena, trust): &mut (K, LengthTrust),
+        (arena, trust): &mut (B::Arena, LengthTrust),
         input: &[u8],
         observe: Option<&mut Observed>,
     ) -> Result<Sample, String> {
         let started = Instant::now();
-        let (value, decode, replay) =
-            arena_value::<F, D, K, Direct>(started, arena, trust, input, observe)?;
+        let (value, decode, replay) = read_timed::<F, D, B>(started, arena, trust, input, observe)?;
         let t1 = Instant::now();
         drop(value);
-        arena.reset();
+        B::reset(arena);
         Ok(Sample {
             decode,
             drop: t1.elapsed(),
