@@ -10,7 +10,8 @@
 //!
 //! [`verdict`] is the rule, a pure function over the per-document medians of one cell's
 //! strategies; [`verdicts`] applies it to every cell of a run's rows and [`summarize`] counts
-//! the cells it holds in, per [`CellGroup`].
+//! the cells it holds in, per [`CellGroup`]. A fresh arena against a reused one ([`REUSED`])
+//! is a choice inside the product, so it is stated per cell apart from the verdicts.
 
 use std::fmt::Write as _;
 
@@ -22,6 +23,11 @@ use crate::strategy_id::StrategyId;
 /// The strategy the verdicts are about: the arena derive into a fresh `SlabArena` per
 /// document, what a user of the toolkit does by default.
 pub const CONTENDER: &str = "slab-fresh";
+
+/// The other way to use the product: one `SlabArena` reset after each document instead of a
+/// new one per document. Not a competitor; reported apart, against [`CONTENDER`], since it
+/// is a choice users make inside the product.
+pub const REUSED: &str = "slab-reused";
 
 /// How much slower than the fastest competitor [`CONTENDER`] may be and still count: its
 /// time at most `1 + TOLERANCE_PERCENT / 100` times the other's. 3%: about the spread of one
@@ -198,6 +204,10 @@ pub struct CellVerdict {
     /// The verdict.
     #[serde(flatten)]
     pub verdict: Verdict,
+    /// [`REUSED`]'s median time per document in the cell, in nanoseconds, when it was
+    /// measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused_ns: Option<u64>,
 }
 
 impl CellVerdict {
@@ -215,6 +225,28 @@ impl CellVerdict {
             v.fastest_other,
             ms(v.other_ns)
         )
+    }
+
+    /// One line for [`REUSED`] against [`CONTENDER`] in this cell, when it was measured: its
+    /// time, and how much faster or slower it is.
+    #[must_use]
+    pub fn reuse_line(&self) -> Option<String> {
+        let reused = self.reused_ns?;
+        let fresh = self.verdict.contender_ns;
+        let percent = (fresh as f64 / reused.max(1) as f64 - 1.0) * 100.0;
+        let words = if percent.abs() < 0.5 {
+            format!("as fast as {CONTENDER}")
+        } else if percent > 0.0 {
+            format!("{percent:.0}% faster than {CONTENDER}")
+        } else {
+            format!("{:.0}% slower than {CONTENDER}", -percent)
+        };
+        Some(format!(
+            "{}/{}: {REUSED} {:.3} ms per document, {words}",
+            self.format,
+            self.dataset,
+            reused as f64 / 1e6
+        ))
     }
 }
 
@@ -245,11 +277,22 @@ pub fn verdicts(rows: &[Row]) -> Vec<CellVerdict> {
                     .filter(|r| r.format == format && r.dataset == dataset)
                     .map(|r| (r.strategy.as_str(), r.total_median_ns)),
             )?;
+            let reused_ns = rows
+                .iter()
+                .find(|r| {
+                    r.format == format
+                        && r.dataset == dataset
+                        && r.strategy == REUSED
+                        && r.error.is_none()
+                        && r.total_median_ns > 0
+                })
+                .map(|r| r.total_median_ns);
             Some(CellVerdict {
                 format: format.to_owned(),
                 dataset: dataset.to_owned(),
                 group: CellGroup::of(format, dataset),
                 verdict,
+                reused_ns,
             })
         })
         .collect()
@@ -331,6 +374,21 @@ pub fn markdown(verdicts: &[CellVerdict], summary: &[Summary]) -> String {
     out.push('\n');
     for v in verdicts {
         let _ = writeln!(out, "- {}", v.line());
+    }
+    let reuse: Vec<String> = verdicts
+        .iter()
+        .filter_map(CellVerdict::reuse_line)
+        .collect();
+    if !reuse.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n### A fresh or a reused arena\n\n\
+             Inside the product, a choice of the user's: {REUSED} (one `SlabArena`, reset after \
+             each document) against {CONTENDER} (a new one per document), per cell.\n"
+        );
+        for line in reuse {
+            let _ = writeln!(out, "- {line}");
+        }
     }
     out
 }
@@ -480,6 +538,39 @@ mod tests {
             v[1].line(),
             "postcard/canada: lost: in-place-system is 33% faster \
              (slab-fresh 0.400 ms, in-place-system 0.300 ms per document)"
+        );
+        // slab-reused is reported apart, where it was measured.
+        assert_eq!(v[0].reused_ns, Some(10));
+        assert_eq!(v[1].reused_ns, None);
+        assert_eq!(
+            v[0].reuse_line().as_deref(),
+            Some("postcard/city: slab-reused 0.000 ms per document, 300% faster than slab-fresh")
+        );
+        let text = markdown(&v, &summary);
+        assert!(text.contains("### A fresh or a reused arena"));
+        assert_eq!(text.matches(REUSED).count(), 2, "{text}");
+    }
+
+    #[test]
+    fn reuse_is_stated_either_way() {
+        let cell = |fresh: u64, reused: u64| CellVerdict {
+            format: "bincode".to_owned(),
+            dataset: "twitter".to_owned(),
+            group: CellGroup::Matrix,
+            verdict: verdict([(CONTENDER, fresh), ("borrowed", fresh * 2)]).unwrap(),
+            reused_ns: Some(reused),
+        };
+        assert_eq!(
+            cell(220_000, 200_000).reuse_line().unwrap(),
+            "bincode/twitter: slab-reused 0.200 ms per document, 10% faster than slab-fresh"
+        );
+        assert_eq!(
+            cell(200_000, 250_000).reuse_line().unwrap(),
+            "bincode/twitter: slab-reused 0.250 ms per document, 20% slower than slab-fresh"
+        );
+        assert_eq!(
+            cell(200_000, 200_400).reuse_line().unwrap(),
+            "bincode/twitter: slab-reused 0.200 ms per document, as fast as slab-fresh"
         );
     }
 }
