@@ -134,11 +134,7 @@ impl<'de> Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value, Refused> {
         match self.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.number()? {
-                Number::U64(v) => visitor.visit_u64(v),
-                Number::I64(v) => visitor.visit_i64(v),
-                Number::F64(v) => visitor.visit_f64(v),
-            },
+            Some(b'-' | b'0'..=b'9') => self.number()?.visit(visitor),
             _ => Err(Refused),
         }
     }
@@ -157,26 +153,12 @@ impl<'de> Deserializer<'de> {
     /// serde_json's `deserialize_i128` and `deserialize_u128`.
     fn integer128(&mut self, signed: bool) -> Result<&'de str, Refused> {
         let start = self.pos;
-        if self.peek_raw() == Some(b'-') {
-            if !signed {
-                return Err(Refused);
-            }
-            self.eat();
+        let negative = self.input.get(start) == Some(&b'-');
+        if negative && !signed {
+            return Err(Refused);
         }
-        match self.peek_raw() {
-            Some(b'0') => {
-                self.eat();
-                if self.peek_raw().is_some_and(|b| b.is_ascii_digit()) {
-                    return Err(Refused);
-                }
-            }
-            Some(b'1'..=b'9') => {
-                while self.peek_raw().is_some_and(|b| b.is_ascii_digit()) {
-                    self.eat();
-                }
-            }
-            _ => return Err(Refused),
-        }
+        self.pos = number::integer_end(self.input, start + usize::from(negative))?;
+        // A `-` and ASCII digits: always UTF-8.
         core::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Refused)
     }
 
@@ -451,11 +433,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 self.literal(b"false")?;
                 visitor.visit_bool(false)
             }
-            b'-' | b'0'..=b'9' => match self.number()? {
-                Number::U64(v) => visitor.visit_u64(v),
-                Number::I64(v) => visitor.visit_i64(v),
-                Number::F64(v) => visitor.visit_f64(v),
-            },
+            b'-' | b'0'..=b'9' => self.number()?.visit(visitor),
             b'"' => self.visit_str(visitor),
             b'[' => self.visit_array(visitor),
             b'{' => self.visit_object(visitor),

@@ -19,6 +19,8 @@
 //! other float, and the rare one the algorithm cannot decide, is handed to the standard
 //! library's parser (`str::parse`, correctly rounded for any number of digits).
 
+use serde::de::Visitor;
+
 use super::eisel_lemire;
 use super::refused::Refused;
 
@@ -31,6 +33,18 @@ pub(super) enum Number {
     I64(i64),
     /// Anything else.
     F64(f64),
+}
+
+impl Number {
+    /// Hands the number to `visitor` in its form, as serde_json's `ParserNumber::visit`.
+    #[inline]
+    pub(super) fn visit<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        match self {
+            Self::U64(v) => visitor.visit_u64(v),
+            Self::I64(v) => visitor.visit_i64(v),
+            Self::F64(v) => visitor.visit_f64(v),
+        }
+    }
 }
 
 /// The powers of ten an `f64` holds exactly.
@@ -183,22 +197,11 @@ fn fast_float(significand: u64, exponent: i64, single: bool) -> Option<f64> {
 /// Where the number starting at `input[start]` ends, its grammar checked and its value not
 /// computed, as serde_json skips a number it ignores (one out of a float's range included).
 pub(super) fn skip(input: &[u8], start: usize) -> Result<usize, Refused> {
-    let digits = |mut at: usize| {
-        let first = at;
-        while input.get(at).is_some_and(u8::is_ascii_digit) {
-            at += 1;
-        }
-        if at == first { Err(Refused) } else { Ok(at) }
+    let digits = |at: usize| match digit_run_end(input, at) {
+        end if end == at => Err(Refused),
+        end => Ok(end),
     };
-    let mut at = start + usize::from(input.get(start) == Some(&b'-'));
-    if input.get(at) == Some(&b'0') {
-        at += 1;
-        if input.get(at).is_some_and(u8::is_ascii_digit) {
-            return Err(Refused);
-        }
-    } else {
-        at = digits(at)?;
-    }
+    let mut at = integer_end(input, start + usize::from(input.get(start) == Some(&b'-')))?;
     if input.get(at) == Some(&b'.') {
         at = digits(at + 1)?;
     }
@@ -210,6 +213,25 @@ pub(super) fn skip(input: &[u8], start: usize) -> Result<usize, Refused> {
         at = digits(at)?;
     }
     Ok(at)
+}
+
+/// The end of the integer part that starts at `at` (after any `-`): a `0` not followed by a
+/// digit, or a run of digits not starting with `0`. Anything else is refused.
+pub(super) fn integer_end(input: &[u8], at: usize) -> Result<usize, Refused> {
+    match input.get(at) {
+        Some(b'0') if input.get(at + 1).is_some_and(u8::is_ascii_digit) => Err(Refused),
+        Some(b'0') => Ok(at + 1),
+        Some(b'1'..=b'9') => Ok(digit_run_end(input, at + 1)),
+        _ => Err(Refused),
+    }
+}
+
+/// The end of the run of ASCII digits that starts at `at` (`at` itself when there is none).
+fn digit_run_end(input: &[u8], mut at: usize) -> usize {
+    while input.get(at).is_some_and(u8::is_ascii_digit) {
+        at += 1;
+    }
+    at
 }
 
 /// The number `input[start..end]`, whose grammar was checked, as a correctly rounded float,
