@@ -2,7 +2,7 @@
 //! `arena_core::json::from_slice`) reads any bytes as serde_json's `from_slice` does.
 //!
 //! The input's first byte says how many of the next bytes are the probe's script (see
-//! `arena_tests::msgpack_probe`), the rest is the JSON. Both readers are probed with the same
+//! `arena_tests::probe`), the rest is the JSON. Both readers are probed with the same
 //! script, two values in a row: the traces (every visitor call and value) must be equal, and
 //! both must fail or neither (the reader's error says nothing: the entry points take
 //! serde_json's). Then `arena_core::Value` and the fuzz document type are read through the
@@ -10,7 +10,7 @@
 //! error, message and position included.
 
 use arena_core::{ArenaSeed, Value};
-use arena_tests::msgpack_probe::{probe, with_large_stack};
+use arena_tests::probe::{probe_reader, with_large_stack};
 use serde::de::DeserializeSeed;
 
 use crate::Doc;
@@ -22,14 +22,9 @@ pub fn check(data: &[u8]) {
     };
     let (choices, bytes) = rest.split_at(usize::from(script_len % 32).min(rest.len()));
     with_large_stack(|| {
-        let (ours, our_error) = {
-            let mut de = arena_core::json::Reader::from_slice(bytes);
-            probe(choices, 2, |p| p.deserialize(&mut de).map_err(|e| format!("{e:?}")))
-        };
-        let (theirs, their_error) = {
-            let mut de = serde_json::Deserializer::from_slice(bytes);
-            probe(choices, 2, |p| p.deserialize(&mut de).map_err(|e| format!("{e:?}")))
-        };
+        let (ours, our_error) = probe_reader(choices, arena_core::json::Reader::from_slice(bytes));
+        let (theirs, their_error) =
+            probe_reader(choices, serde_json::Deserializer::from_slice(bytes));
         assert_eq!(
             (&ours, our_error.is_some()),
             (&theirs, their_error.is_some()),

@@ -238,9 +238,8 @@ where
     match format {
         // The arena reads MessagePack through its own entry point (arena_core's reader), the
         // owned twin through rmp-serde's: every check is also a differential of the two.
-        Format::MsgPack => {
-            arena_core::msgpack::from_slice_seed(seed::<T, A>(arena), data).map_err(|e| e.to_string())
-        }
+        Format::MsgPack => arena_core::msgpack::from_slice_seed(seed::<T, A>(arena), data)
+            .map_err(|e| e.to_string()),
         _ => format.decode(seed::<T, A>(arena), data),
     }
 }

@@ -2,14 +2,14 @@
 //! `arena_core::msgpack::from_slice`) reads any bytes as rmp-serde's `from_read_ref` does.
 //!
 //! The input's first byte says how many of the next bytes are the probe's script (see
-//! `arena_tests::msgpack_probe`), the rest is the MessagePack. Both readers are probed with the
+//! `arena_tests::probe`), the rest is the MessagePack. Both readers are probed with the
 //! same script, two values in a row: the traces (every visitor call, size hint and value) and
 //! the errors (`Debug`) must be equal. Then `arena_core::Value` and the fuzz document type are
 //! read through the entry point and through an `ArenaSeed` on rmp-serde's reader: the same
 //! value or the same error.
 
 use arena_core::{ArenaSeed, Value};
-use arena_tests::msgpack_probe::{probe, with_large_stack};
+use arena_tests::probe::{probe_reader, with_large_stack};
 use serde::de::DeserializeSeed;
 
 use crate::Doc;
@@ -21,14 +21,11 @@ pub fn check(data: &[u8]) {
     };
     let (choices, bytes) = rest.split_at(usize::from(script_len % 32).min(rest.len()));
     with_large_stack(|| {
-        let ours = {
-            let mut de = arena_core::msgpack::Deserializer::from_slice(bytes);
-            probe(choices, 2, |p| p.deserialize(&mut de).map_err(|e| format!("{e:?}")))
-        };
-        let theirs = {
-            let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
-            probe(choices, 2, |p| p.deserialize(&mut de).map_err(|e| format!("{e:?}")))
-        };
+        let ours = probe_reader(
+            choices,
+            arena_core::msgpack::Deserializer::from_slice(bytes),
+        );
+        let theirs = probe_reader(choices, rmp_serde::Deserializer::from_read_ref(bytes));
         assert_eq!(ours, theirs, "the probe reads {bytes:02x?} differently");
 
         let bump = bumpalo::Bump::new();

@@ -2,32 +2,23 @@
 //! `serde_json::Deserializer::from_slice` (with `float_roundtrip`), which it mirrors.
 //!
 //! The contract: on any input, the two make the same visitor calls (the probe of
-//! `arena_tests::msgpack_probe` records every call of every `deserialize_*` method it
+//! `arena_tests::probe` records every call of every `deserialize_*` method it
 //! scripts), and both fail or neither does. The entry points give serde_json's value or error
 //! (message, line and column) on every input: an input the reader refuses is read again by
 //! serde_json.
 
 use arena_core::{ArenaSeed, BStr, Value};
-use arena_tests::msgpack_probe::{probe, with_large_stack};
+use arena_tests::probe::{probe_reader, with_large_stack};
 use proptest::prelude::*;
 use serde::de::DeserializeSeed;
 
 /// The probe's trace and error with both readers, reading up to two values from `bytes`.
 fn probe_both(bytes: &[u8], choices: &[u8]) -> [(Vec<String>, Option<String>); 2] {
     with_large_stack(|| {
-        let ours = {
-            let mut de = arena_core::json::Reader::from_slice(bytes);
-            probe(choices, 2, |p| {
-                p.deserialize(&mut de).map_err(|e| format!("{e:?}"))
-            })
-        };
-        let theirs = {
-            let mut de = serde_json::Deserializer::from_slice(bytes);
-            probe(choices, 2, |p| {
-                p.deserialize(&mut de).map_err(|e| format!("{e:?}"))
-            })
-        };
-        [ours, theirs]
+        [
+            probe_reader(choices, arena_core::json::Reader::from_slice(bytes)),
+            probe_reader(choices, serde_json::Deserializer::from_slice(bytes)),
+        ]
     })
 }
 

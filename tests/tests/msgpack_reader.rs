@@ -1,12 +1,13 @@
 //! `arena_core::msgpack::Deserializer`, the reader behind `arena_core::msgpack::from_slice`,
 //! against rmp-serde's `Deserializer::from_read_ref`, which it mirrors: the same visitor calls,
 //! size hints, values and errors (compared with `Debug`) for every `deserialize_*` method on
-//! any input (the probe of `arena_tests::msgpack_probe`), the same values read into arena
+//! any input (the probe of `arena_tests::probe`), the same values read into arena
 //! types, and one test per rule of rmp-serde's that is easy to get wrong.
 
 use arena_core::msgpack::Deserializer;
 use arena_core::{ArenaSeed, BStr, Value};
-use arena_tests::msgpack_probe::{Msg, msg, probe, with_large_stack};
+use arena_tests::msgpack_encodings::{Msg, msg};
+use arena_tests::probe::{probe_reader, with_large_stack};
 use proptest::prelude::*;
 use serde::de::{DeserializeSeed, IgnoredAny};
 use serde::{Deserialize, Serialize};
@@ -18,19 +19,10 @@ fn probe_both(bytes: &[u8], choices: &[u8]) -> [(Vec<String>, Option<String>); 2
 
 /// [`probe_both`] on this thread's stack.
 fn probe_both_here(bytes: &[u8], choices: &[u8]) -> [(Vec<String>, Option<String>); 2] {
-    let ours = {
-        let mut de = Deserializer::from_slice(bytes);
-        probe(choices, 2, |p| {
-            p.deserialize(&mut de).map_err(|e| format!("{e:?}"))
-        })
-    };
-    let theirs = {
-        let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
-        probe(choices, 2, |p| {
-            p.deserialize(&mut de).map_err(|e| format!("{e:?}"))
-        })
-    };
-    [ours, theirs]
+    [
+        probe_reader(choices, Deserializer::from_slice(bytes)),
+        probe_reader(choices, rmp_serde::Deserializer::from_read_ref(bytes)),
+    ]
 }
 
 /// Asserts that both readers probe `bytes` alike.
