@@ -258,6 +258,12 @@ pub(crate) fn is_open_on(arena: *const ()) -> bool {
     with(|cx| cx.arena.get() == arena)
 }
 
+/// Whether no call is open on this thread: a call opened now is the first, and owns its arena.
+#[inline]
+pub(crate) fn is_idle() -> bool {
+    with(|cx| cx.frame.get().is_null())
+}
+
 /// One level of nesting, left again when dropped, even when unwinding.
 ///
 /// Entered by every call and wherever a type can recurse: a Rust type can only contain itself

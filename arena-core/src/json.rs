@@ -76,6 +76,7 @@ pub use refused::Refused;
 
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
+use crate::call;
 use crate::call::strings::Input;
 use crate::seed::ArenaSeed;
 
@@ -242,18 +243,64 @@ where
 /// Reads one value from `input` with the crate's reader, then checks that only whitespace
 /// follows; an input the reader refuses is read again by serde_json, whose value or error is
 /// the answer.
+///
+/// A value followed by more than whitespace is read into the arena before the refusal: each
+/// read that fails rewinds the arena to where it was (see [`rewound_on_error`]), as a failed
+/// call does.
 fn read_slice<'bump, T, A>(seed: ArenaSeed<'bump, T, A>, input: &[u8]) -> Result<T, Error>
 where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
     let mut reader = deserializer::Deserializer::from_slice(input);
-    if let Ok(value) = seed.deserialize(&mut reader)
-        && reader.end().is_ok()
-    {
+    // SAFETY: `Refused` and `serde_json::Error` hold no references.
+    let ours = unsafe {
+        rewound_on_error(seed.arena(), || {
+            let value = seed.deserialize(&mut reader)?;
+            reader.end()?;
+            Ok::<T, Refused>(value)
+        })
+    };
+    if let Ok(value) = ours {
         return Ok(value);
     }
-    read_to_end(seed, Deserializer::from_slice(input))
+    // SAFETY: as above.
+    unsafe {
+        rewound_on_error(seed.arena(), || {
+            read_to_end(seed, Deserializer::from_slice(input))
+        })
+    }
+}
+
+/// Runs `read`, and rewinds `arena` to where it was when `read` fails (on arenas that can),
+/// unless a call is open on the thread: that call keeps what it read, as a nested call does.
+/// `read` is a whole call on `arena` (it opens and closes one), so this gives back, as the
+/// call's own rewind does, what a value that read but then failed a check after the call
+/// (trailing characters) left in the arena.
+///
+/// # Safety
+///
+/// `E` holds no reference to anything `read` allocated in `arena` (an error built from a
+/// message, or a unit).
+unsafe fn rewound_on_error<A, T, E>(arena: &A, read: impl FnOnce() -> Result<T, E>) -> Result<T, E>
+where
+    A: BumpAllocator + ?Sized,
+{
+    let checkpoint = if call::is_idle() {
+        arena.checkpoint()
+    } else {
+        None
+    };
+    let result = read();
+    if let (Err(_), Some(checkpoint)) = (&result, checkpoint) {
+        // SAFETY: the checkpoint is this arena's, taken just above with no call open on the
+        // thread, so `read`'s call owned the arena and closed again; the arena was not reset
+        // since (it is borrowed). Everything allocated after the checkpoint belongs to the
+        // failed read: its value was dropped on the way out, and the error holds no reference
+        // to it (the caller's guarantee), so nothing of it is used again.
+        unsafe { arena.rewind(checkpoint) };
+    }
+    result
 }
 
 /// Reads one value, then checks that only whitespace follows, as serde_json's helpers do.

@@ -317,6 +317,27 @@ fn the_entry_points_give_serde_json_errors_with_their_positions() {
     }
 }
 
+/// A value followed by more than whitespace was read before the refusal: the entry point gives
+/// serde_json's error and rewinds the arena, as a failed call does.
+#[test]
+fn a_value_with_trailing_characters_leaves_the_arena_as_it_was() {
+    use arena_core::BumpAllocator;
+    let arena = arena_core::SlabArena::new();
+    let kept: &[&str] = arena_core::json::from_str(&arena, r#"["kept"]"#).unwrap();
+    let before = BumpAllocator::stats(&arena).used_bytes;
+    let text = r#"["a\nb", "a string long enough to be seen"] x"#;
+    let err = arena_core::json::from_str::<&[&str], _>(&arena, text).unwrap_err();
+    let theirs = serde_json::from_str::<Vec<String>>(text).unwrap_err();
+    assert_eq!(err.to_string(), theirs.to_string());
+    assert!(err.to_string().starts_with("trailing characters"), "{err}");
+    assert_eq!(BumpAllocator::stats(&arena).used_bytes, before);
+    assert_eq!(kept, ["kept"]);
+    // The same text without the trailing character reads, and uses the arena.
+    let read: &[&str] = arena_core::json::from_str(&arena, &text[..text.len() - 2]).unwrap();
+    assert_eq!(read, ["a\nb", "a string long enough to be seen"]);
+    assert!(BumpAllocator::stats(&arena).used_bytes > before);
+}
+
 #[test]
 fn nesting_is_limited_as_in_serde_json_and_skipping_is_not() {
     let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
