@@ -20,6 +20,7 @@ use super::refused::Refused;
 use super::seq_access::SeqAccess;
 use super::string;
 use super::variant_access::{UnitVariantAccess, VariantAccess};
+use super::whitespace;
 use crate::impls::str::utf8;
 
 /// How many levels of arrays and objects serde_json reads: the 128th is refused.
@@ -73,16 +74,29 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    /// The next byte after whitespace, not consumed.
+    /// The next byte after whitespace, not consumed. Whitespace, when there is any, is
+    /// skipped out of line, a vector at a time ([`whitespace::skip`]): most values in most
+    /// documents follow no whitespace, and this stays small where it is inlined.
     #[inline(always)]
     pub(super) fn peek(&mut self) -> Option<u8> {
-        loop {
-            match self.input.get(self.pos) {
-                Some(b' ' | b'\n' | b'\t' | b'\r') => self.pos += 1,
-                Some(&b) => return Some(b),
-                None => return None,
-            }
+        match self.input.get(self.pos) {
+            Some(&b) if !whitespace::is_whitespace(b) => Some(b),
+            Some(_) => self.peek_after_whitespace(),
+            None => None,
         }
+    }
+
+    /// [`peek`](Self::peek) from a whitespace byte at the reading position. A single one (a
+    /// space after a colon) is common enough to be checked before the vector loop.
+    #[inline(never)]
+    fn peek_after_whitespace(&mut self) -> Option<u8> {
+        self.pos += 1;
+        let b = *self.input.get(self.pos)?;
+        if !whitespace::is_whitespace(b) {
+            return Some(b);
+        }
+        self.pos = whitespace::skip(self.input, self.pos + 1);
+        self.input.get(self.pos).copied()
     }
 
     /// The byte at the reading position, whitespace or not.
