@@ -259,6 +259,7 @@ pub(crate) fn is_open_on(arena: *const ()) -> bool {
 }
 
 /// Whether no call is open on this thread: a call opened now is the first, and owns its arena.
+#[cfg(feature = "json")]
 #[inline]
 pub(crate) fn is_idle() -> bool {
     with(|cx| cx.frame.get().is_null())
