@@ -418,6 +418,17 @@ proptest! {
     }
 }
 
+/// A NaN the bytes hold replays from a `Value` as serde's buffer reads it: the same value,
+/// though not equal to itself (corrupted CBOR drew it: an f64 NaN with a payload).
+#[test]
+fn a_nan_replays_as_serde_buffers_it() {
+    let bytes = [0xfb, 0xff, 0xf6, 0x72, 0x2a, 0x00, 0xe6, 0xe8, 0xab];
+    let direct = Cbor.decode_owned::<OwnedSetting>(&bytes);
+    assert!(matches!(&direct, Ok(OwnedSetting::Number(_))), "{direct:?}");
+    let arena = bumpalo::Bump::new();
+    arena_tests::derive_support::compare_replay(&"a NaN", Cbor, &arena, &bytes, &direct);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Hand-written inputs: serde's `test_enum_untagged.rs`, and the edge cases of the buffer.
 
