@@ -258,8 +258,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     ///
     /// `next` is a [`Next`] rather than a closure so that its read is inlined at both of its
     /// calls here whatever the compiler's inlining budget: a closure called twice is inlined
-    /// or not as the code around it grows, and a call per element costs a tenth of a `Value`
-    /// document's instructions.
+    /// or not as the code around it grows, and a call per element is felt in every sequence.
     #[inline(always)]
     unsafe fn fill<E: serde::de::Error>(&mut self, mut next: impl Next<T, E>) -> Result<(), E> {
         if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
