@@ -381,7 +381,9 @@ impl<T> ScratchVec<T> {
         }
     }
 
-    /// Moves the elements into one arena allocation of exactly their size.
+    /// Moves the elements into one arena allocation of exactly their size. Inline: its one
+    /// caller outside the tests is out of line itself (`slice_builder::finish_scratch`).
+    #[inline]
     #[expect(
         clippy::mut_from_ref,
         reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"

@@ -205,6 +205,26 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// Reads what the struct, tuple and sequence methods ask for as `deserialize_any` does
+    /// (a bin as a sequence of `u8`s), a `fixmap` or `fixarray` (how most structs and
+    /// sequences are written) read inline: a struct read as an element of a sequence is then
+    /// written where the sequence's loop is, not returned through memory from `any` (the copy
+    /// reads back what `any` has just stored, field by field, and stalls on it).
+    #[inline(always)]
+    fn container<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        match self.reader.rest().first() {
+            Some(&marker @ 0x80..=0x8F) => {
+                self.reader.skip_marker();
+                self.map(u32::from(marker & 0x0F), visitor)
+            }
+            Some(&marker @ 0x90..=0x9F) => {
+                self.reader.skip_marker();
+                self.seq(u32::from(marker & 0x0F), visitor)
+            }
+            _ => self.any(visitor, false),
+        }
+    }
+
     /// Reads a string's `len` bytes: visited as a borrowed `str` when they are UTF-8, else
     /// offered as borrowed bytes, and `Utf8Error` if the visitor refuses those too.
     #[inline]
@@ -218,6 +238,7 @@ impl<'de> Deserializer<'de> {
 
     /// Reads an array of `len` elements, one level deeper; `LengthMismatch` (the count read)
     /// when the visitor stops before the end.
+    #[inline]
     fn seq<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value, Error> {
         self.enter()?;
         let mut access = SeqAccess::new(self, len);
@@ -232,6 +253,7 @@ impl<'de> Deserializer<'de> {
 
     /// Reads a map of `len` entries, one level deeper; `LengthMismatch` (the count read) when
     /// the visitor stops before the end.
+    #[inline]
     fn map<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value, Error> {
         self.enter()?;
         let mut access = MapAccess::new(self, len);
@@ -350,7 +372,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
-    forward_to_any! { false: deserialize_seq }
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.container(visitor)
+    }
 
     number_methods! {
         deserialize_u8: fixint => visit_u8;
@@ -376,7 +401,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        self.any(visitor, false)
+        self.container(visitor)
     }
 
     #[inline]
@@ -386,7 +411,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        self.any(visitor, false)
+        self.container(visitor)
     }
 
     #[inline]
@@ -396,7 +421,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        self.any(visitor, false)
+        self.container(visitor)
     }
 
     /// Nil is `None`; anything else is `Some`, its marker left for the value to read (so a
