@@ -44,7 +44,8 @@
 //! step back: the content reads of `arena_deserialize` and `impls` (how a value reads as serde
 //! reads it back from its buffer) use `derive_runtime::content`, which reads through the trait.
 //! - `allocator` (the [`BumpAllocator`] trait), `limits` ([`Limits`]), `exhaustion` (their
-//!   errors as serde errors, and the thread's count of them), `chunk_pool`;
+//!   errors as serde errors, and the thread's count of them), `chunk_pool`, `utf8` (the
+//!   UTF-8 check of every string read from bytes);
 //! - `call`, the per-thread state of a deserialization call (limits in force, depth, byte
 //!   budget, trust, open direct bytes, string mode), whose module docs follow one call from
 //!   [`ArenaSeed`] to the arena; `arena_vec` and `arena_string`; `slab_arena` (on `chunk_pool`);
@@ -87,6 +88,7 @@ mod slab_arena;
 mod slice_builder;
 mod thread_memory;
 mod through_serde;
+mod utf8;
 mod value;
 
 pub use allocator::{AllocError, ArenaStats, BumpAllocator, BumpAllocatorExt, Checkpoint};

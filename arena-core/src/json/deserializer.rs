@@ -21,7 +21,7 @@ use super::seq_access::SeqAccess;
 use super::string;
 use super::variant_access::{UnitVariantAccess, VariantAccess};
 use super::whitespace;
-use crate::impls::str::utf8;
+use crate::utf8;
 
 /// How many levels of arrays and objects serde_json reads: the 128th is refused.
 const DEPTH: u8 = 128;
@@ -204,8 +204,8 @@ impl<'de> Deserializer<'de> {
             return Ok(unsafe { text_as_str_unchecked(text) });
         }
         match text {
-            Text::Borrowed(b) => utf8(b).map(Text::Borrowed),
-            Text::Copied(b) => utf8(b).map(Text::Copied),
+            Text::Borrowed(b) => utf8::check(b).map(Text::Borrowed),
+            Text::Copied(b) => utf8::check(b).map(Text::Copied),
         }
         .ok_or(Refused)
     }

@@ -13,7 +13,7 @@ use super::map_access::MapAccess;
 use super::reader::{Reader, type_mismatch};
 use super::seq_access::SeqAccess;
 use super::variant_access::{UnitVariantAccess, VariantAccess};
-use crate::impls::str::to_str;
+use crate::utf8::to_str;
 
 /// The nesting depth rmp-serde's deserializer starts with: a value may nest 1023 arrays, maps
 /// and ext values, the 1024th is `DepthLimitExceeded`.
