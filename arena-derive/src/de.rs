@@ -66,10 +66,6 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         impl_where,
         ..
     } = &params;
-    // `deserialize_in` is `#[inline]`: a struct read as an element of a slice or as a field is
-    // then usually built where its caller writes it. Called out of line, it returns its value
-    // through memory, and the caller's copy of it reads back what the callee has just stored
-    // field by field (the loads stall on those stores).
     Ok(quote! {
         #[doc(hidden)]
         #[allow(
@@ -88,7 +84,6 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
 
             #[automatically_derived]
             impl #impl_generics #krate::ArenaDeserialize<#bump, #arena> for #this_ty #impl_where {
-                #[inline]
                 fn deserialize_in<'__de, __D>(
                     __arena: &#bump #arena,
                     __deserializer: __D,
