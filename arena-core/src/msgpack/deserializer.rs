@@ -315,13 +315,14 @@ fn not_utf8<'de, V: Visitor<'de>>(bytes: &'de [u8], visitor: V) -> Result<V::Val
     }
 }
 
-/// Forwards each listed `deserialize_*` method to `self.any(visitor, $allow_bytes)`.
+/// Forwards each listed `deserialize_*` method to `self.any(visitor, true)`: a bin is visited
+/// as bytes (the struct, tuple and sequence methods go through `container` instead).
 macro_rules! forward_to_any {
-    ($allow_bytes:literal: $($method:ident)*) => {
+    ($($method:ident)*) => {
         $(
             #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-                self.any(visitor, $allow_bytes)
+                self.any(visitor, true)
             }
         )*
     };
@@ -349,7 +350,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     type Error = Error;
 
     forward_to_any! {
-        true: deserialize_any deserialize_bytes deserialize_byte_buf deserialize_unit
+        deserialize_any deserialize_bytes deserialize_byte_buf deserialize_unit
         deserialize_map deserialize_string deserialize_char deserialize_ignored_any
     }
 
