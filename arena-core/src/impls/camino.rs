@@ -26,7 +26,7 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for &'bump Utf
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        deserialize_str_mut_expecting(arena, deserializer, "a UTF-8 path string")
+        deserialize_str_mut_expecting(arena, deserializer, &"a UTF-8 path string")
             .map(|s| Utf8Path::new(&*s))
     }
 }

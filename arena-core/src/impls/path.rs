@@ -32,7 +32,7 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for &'bump Pat
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        deserialize_str_mut_expecting(arena, deserializer, "path string").map(|s| Path::new(&*s))
+        deserialize_str_mut_expecting(arena, deserializer, &"path string").map(|s| Path::new(&*s))
     }
 }
 

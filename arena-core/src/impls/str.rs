@@ -31,7 +31,7 @@ where
     A: BumpAllocator + ?Sized,
     D: Deserializer<'de>,
 {
-    deserialize_str_mut_expecting(arena, deserializer, "a string")
+    deserialize_str_mut_expecting(arena, deserializer, &"a string")
 }
 
 /// [`deserialize_str_mut`], with `expecting` after "expected" in its type errors (serde's
@@ -40,7 +40,7 @@ where
 pub(crate) fn deserialize_str_mut_expecting<'de, 'bump, A, D>(
     arena: &'bump A,
     deserializer: D,
-    expecting: &'static str,
+    expecting: &'static &'static str,
 ) -> Result<&'bump mut str, D::Error>
 where
     A: BumpAllocator + ?Sized,
@@ -95,14 +95,16 @@ where
 {
     let visitor = StrVisitor {
         arena,
-        expecting: "a string",
+        expecting: &"a string",
     };
     deserializer.deserialize_any(Rules::new(Ask::Str, visitor))
 }
 
+/// Two words, so that the formats' `deserialize_str` takes it in registers: a larger visitor
+/// is passed by address, and the callee's first loads of it wait on the caller's stores.
 struct StrVisitor<'bump, A: ?Sized> {
     arena: &'bump A,
-    expecting: &'static str,
+    expecting: &'static &'static str,
 }
 
 impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for StrVisitor<'bump, A> {
