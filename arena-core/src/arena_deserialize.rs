@@ -9,6 +9,7 @@ use serde::de::DeserializeSeed;
 
 use crate::allocator::BumpAllocator;
 use crate::slice_builder::SliceVisitor;
+use crate::slot::{Filled, SeedIntoSlot, Slot};
 
 /// A type that can be deserialized from any serde format into the arena `A`.
 ///
@@ -88,6 +89,22 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error>;
+
+    /// Deserializes a value from `deserializer` into `slot`, allocating what it owns in
+    /// `arena`: how a slice's elements are read, each straight into its place.
+    ///
+    /// Not public API: the default writes what [`deserialize_in`](Self::deserialize_in)
+    /// returns; a derived struct builds itself in the slot instead, and its `deserialize_in`
+    /// calls this (see `arena_core`'s `slot` module for why).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __deserialize_into<'de, 's, D: Deserializer<'de>>(
+        arena: &'bump A,
+        deserializer: D,
+        slot: Slot<'s, Self>,
+    ) -> Result<Filled<'s>, D::Error> {
+        Ok(slot.write(Self::deserialize_in(arena, deserializer)?))
+    }
 
     /// Deserializes a sequence of `Self` into one arena slice of exactly its length.
     ///
@@ -177,6 +194,21 @@ where
     #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
         T::deserialize_in(self.arena, deserializer)
+    }
+}
+
+impl<'de, 'bump, T, A> SeedIntoSlot<'de> for NestedSeed<'bump, T, A>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    #[inline(always)]
+    fn deserialize_into<'s, D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+        slot: Slot<'s, T>,
+    ) -> Result<Filled<'s>, D::Error> {
+        T::__deserialize_into(self.arena, deserializer, slot)
     }
 }
 

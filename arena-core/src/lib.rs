@@ -49,8 +49,8 @@
 //! - `call`, the per-thread state of a deserialization call (limits in force, depth, byte
 //!   budget, trust, open direct bytes, string mode), whose module docs follow one call from
 //!   [`ArenaSeed`] to the arena; `arena_vec` and `arena_string`; `slab_arena` (on `chunk_pool`);
-//! - `scratch`, the stack sequences collect on, then `slice_builder`, where a sequence's
-//!   elements go and the visitor that reads one;
+//! - `scratch`, the stack sequences collect on, `slot`, the place a value is written into,
+//!   then `slice_builder`, where a sequence's elements go and the visitor that reads one;
 //! - `arena_deserialize`, the trait (its slice hook uses `slice_builder`), then `seed`, which
 //!   opens calls, `impls` and `bstr`; `value` ([`Value`], a dynamic document, and
 //!   [`ValueDeserializer`], which replays one); `derive_runtime`, what the derive's code calls:
@@ -86,6 +86,7 @@ mod scratch;
 mod seed;
 mod slab_arena;
 mod slice_builder;
+mod slot;
 mod thread_memory;
 mod through_serde;
 mod utf8;
@@ -148,4 +149,7 @@ pub mod __private {
         next_adjacent_key, replay_content, with_buffer,
     };
     pub use crate::scratch::thread_scratch_capacity;
+    pub use crate::slot::{
+        FieldSeed, FieldSlot, Filled, SeedIntoSlot, Slot, SlotVisitor, read_via_slot,
+    };
 }

@@ -43,6 +43,7 @@ use crate::allocator::{AllocError, BumpAllocator};
 use crate::call::{self, DepthGuard, InputClaim, PendingGuard, trust};
 use crate::limits::LimitHit;
 use crate::scratch::ScratchVec;
+use crate::slot::{SeedIntoSlot, Slot};
 
 /// Largest total of direct blocks open at once on one thread (sequences nested in each other),
 /// unless the trust is larger.
@@ -230,7 +231,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     ) -> Result<(), S::Error>
     where
         S: SeqAccess<'de>,
-        E: DeserializeSeed<'de, Value = T> + Copy,
+        E: SeedIntoSlot<'de, Value = T> + Copy,
     {
         // SAFETY: `Elements::next` returns `Ok(true)` only when `next_element_seed` returned
         // `Some`, that is when `SlotSeed::deserialize` returned `Ok`, which it does only after
@@ -445,7 +446,7 @@ struct Elements<'a, S, E> {
 impl<'de, S, E> Next<E::Value, S::Error> for Elements<'_, S, E>
 where
     S: SeqAccess<'de>,
-    E: DeserializeSeed<'de> + Copy,
+    E: SeedIntoSlot<'de> + Copy,
 {
     #[inline(always)]
     fn next(&mut self, slot: &mut MaybeUninit<E::Value>) -> Result<bool, S::Error> {
@@ -487,14 +488,16 @@ struct SlotSeed<'s, 'de, E: DeserializeSeed<'de>> {
     slot: &'s mut MaybeUninit<E::Value>,
 }
 
-impl<'de, E: DeserializeSeed<'de>> DeserializeSeed<'de> for SlotSeed<'_, 'de, E> {
+impl<'de, E: SeedIntoSlot<'de>> DeserializeSeed<'de> for SlotSeed<'_, 'de, E> {
     type Value = ();
 
     /// Writes the element into the slot, and returns `Ok` only then.
     #[inline(always)]
     fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        self.slot.write(self.elem.deserialize(deserializer)?);
-        Ok(())
+        // A `Filled` of this brand comes only from writing this slot.
+        self.elem
+            .deserialize_into(deserializer, Slot::new(self.slot))
+            .map(drop)
     }
 }
 
@@ -510,7 +513,7 @@ pub(crate) fn read_slice<'de, 'bump, S, E, A>(
 ) -> Result<&'bump mut [E::Value], S::Error>
 where
     S: SeqAccess<'de>,
-    E: DeserializeSeed<'de> + Copy,
+    E: SeedIntoSlot<'de> + Copy,
     E::Value: 'bump,
     A: BumpAllocator + ?Sized,
 {
@@ -534,7 +537,7 @@ pub(crate) fn collect<'de, 'bump, S, E, A>(
 ) -> Result<SliceBuilder<'bump, E::Value>, S::Error>
 where
     S: SeqAccess<'de>,
-    E: DeserializeSeed<'de> + Copy,
+    E: SeedIntoSlot<'de> + Copy,
     A: BumpAllocator + ?Sized,
 {
     let _level = DepthGuard::enter::<S::Error>()?;
@@ -631,7 +634,7 @@ impl<'bump, E, A: ?Sized> SliceVisitor<'bump, E, A> {
 
 impl<'de, 'bump, E, A> Visitor<'de> for SliceVisitor<'bump, E, A>
 where
-    E: DeserializeSeed<'de> + Copy,
+    E: SeedIntoSlot<'de> + Copy,
     E::Value: 'bump,
     A: BumpAllocator + ?Sized,
 {
@@ -693,7 +696,7 @@ mod tests {
     fn extend_from_seq_fills_the_block_in_its_loop_then_spills_and_stops_at_an_error() {
         use serde::de::value::{Error, SeqDeserializer};
         let bump = bumpalo::Bump::new();
-        let elem = core::marker::PhantomData::<u8>;
+        let elem = crate::arena_deserialize::NestedSeed::<u8, _>::new(&bump);
         // Exactly as announced, shorter, and longer (the rest pushed after the spill).
         for (announced, real) in [(4, 4), (4, 2), (4, 9), (0, 3)] {
             let mut b = SliceBuilder::<u8>::new(&bump, Some(announced), true).unwrap();

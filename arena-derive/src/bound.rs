@@ -39,6 +39,9 @@ pub struct Params {
     /// Whether the code reads as serde reads back its buffer (`__deserialize_content_in`):
     /// every value with `deserialize_any` under the buffer's rules, straight from the input.
     pub content: bool,
+    /// Whether the code writes the value into the slot `__slot` (`__deserialize_into`) rather
+    /// than return it; only ever set with `content` off.
+    pub into_slot: bool,
 }
 
 impl Params {
@@ -46,6 +49,7 @@ impl Params {
     pub fn content(&self) -> Self {
         Self {
             content: true,
+            into_slot: false,
             ..self.clone()
         }
     }
@@ -147,6 +151,7 @@ impl Params {
             impl_where,
             type_name: ident.to_string(),
             content: false,
+            into_slot: false,
         }
     }
 }

@@ -37,21 +37,21 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     cx.check()?;
     let params = Params::new(&cont);
 
-    let body = body(&params, &cont);
+    let into_slot = builds_in_slot(&cont);
+    let body = body(
+        &Params {
+            into_slot,
+            ..params.clone()
+        },
+        &cont,
+    );
     let content = content_body(&params.content(), &cont).map(|body| {
-        let Params { bump, arena, .. } = &params;
-        quote! {
-            #[inline]
-            fn __deserialize_content_in<'__de, __D>(
-                __arena: &#bump #arena,
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error>
-            where
-                __D: __serde::Deserializer<'__de>,
-            {
-                #body
-            }
-        }
+        read_fn(
+            &params,
+            &quote!(#[inline]),
+            &format_ident!("__deserialize_content_in"),
+            &body,
+        )
     });
     let flat_fields = flat_fields(&cont);
     let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
@@ -66,6 +66,41 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         impl_where,
         ..
     } = &params;
+    let deserialize_in = format_ident!("deserialize_in");
+    let read = if into_slot {
+        // The body builds the value in a slot: `deserialize_in` hands it one of its own.
+        let via_slot = quote! {
+            #krate::__private::read_via_slot(|__slot| {
+                <Self as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_into(
+                    __arena,
+                    __deserializer,
+                    __slot,
+                )
+            })
+        };
+        let deserialize_in = read_fn(&params, &TokenStream::new(), &deserialize_in, &via_slot);
+        quote! {
+            #deserialize_in
+
+            fn __deserialize_into<'__de, '__s, __D>(
+                __arena: &#bump #arena,
+                __deserializer: __D,
+                __slot: #krate::__private::Slot<'__s, Self>,
+            ) -> ::core::result::Result<#krate::__private::Filled<'__s>, __D::Error>
+            where
+                __D: __serde::Deserializer<'__de>,
+            {
+                #no_drop_inline
+                #body
+            }
+        }
+    } else {
+        let body = quote! {
+            #no_drop_inline
+            #body
+        };
+        read_fn(&params, &TokenStream::new(), &deserialize_in, &body)
+    };
     Ok(quote! {
         #[doc(hidden)]
         #[allow(
@@ -84,16 +119,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
 
             #[automatically_derived]
             impl #impl_generics #krate::ArenaDeserialize<#bump, #arena> for #this_ty #impl_where {
-                fn deserialize_in<'__de, __D>(
-                    __arena: &#bump #arena,
-                    __deserializer: __D,
-                ) -> ::core::result::Result<Self, __D::Error>
-                where
-                    __D: __serde::Deserializer<'__de>,
-                {
-                    #no_drop_inline
-                    #body
-                }
+                #read
 
                 #content
 
@@ -101,6 +127,39 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             }
         };
     })
+}
+
+/// `fn name(__arena, __deserializer) -> Result<Self, __D::Error> { body }`, a method of the
+/// impl reading the type, with `attrs` (`#[inline]`) before it.
+fn read_fn(
+    params: &Params,
+    attrs: &TokenStream,
+    name: &syn::Ident,
+    body: &TokenStream,
+) -> TokenStream {
+    let Params { bump, arena, .. } = params;
+    quote! {
+        #attrs
+        fn #name<'__de, __D>(
+            __arena: &#bump #arena,
+            __deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error>
+        where
+            __D: __serde::Deserializer<'__de>,
+        {
+            #body
+        }
+    }
+}
+
+/// Whether the type is built in a slot (`__deserialize_into`, see `arena_core`'s `slot`
+/// module): a struct with named fields, none flattened, read as itself. Such structs are the
+/// elements of the large slices of a document; the other shapes return their value.
+fn builds_in_slot(cont: &Container) -> bool {
+    if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
+        return false;
+    }
+    matches!(&cont.data, Data::Struct(Style::Struct, fields) if !flatten::has_flatten(fields))
 }
 
 /// The statements reading the type from `__deserializer` (into `__arena`), as `params` says:
@@ -542,6 +601,8 @@ fn visit_seq_body(
         }
     });
     let mut index_in_seq = 0_usize;
+    // The fields read into slots, moved out once all are read.
+    let mut take = Vec::new();
     let lets = fields.iter().enumerate().map(|(i, field)| {
         let var = field_i(i);
         if field.attrs.skip_deserializing {
@@ -550,14 +611,37 @@ fn visit_seq_body(
             return quote!(let #var = #value;);
         }
         let seed = field_seed(params, field);
-        let missing = default_value(field, cattrs).unwrap_or_else(|| {
-            quote! {
-                return ::core::result::Result::Err(
-                    __serde::de::Error::invalid_length(#index_in_seq, &#expecting),
-                )
-            }
-        });
+        let missing_error = quote! {
+            return ::core::result::Result::Err(
+                __serde::de::Error::invalid_length(#index_in_seq, &#expecting),
+            )
+        };
         index_in_seq += 1;
+        // Read in its slot, and moved out of it only to build the value: with no default, a
+        // missing element is an error there and then, so the slot is filled once past it.
+        if struct_::in_field_slot(params, field) && default_value(field, cattrs).is_none() {
+            let krate = &params.krate;
+            let ty = field.ty;
+            let error = &missing_error;
+            take.push(quote! {
+                let #var = match #krate::__private::FieldSlot::take(#var) {
+                    ::core::option::Option::Some(__value) => __value,
+                    ::core::option::Option::None => #error,
+                };
+            });
+            return quote! {
+                let mut #var = #krate::__private::FieldSlot::<#ty>::new();
+                if __serde::de::SeqAccess::next_element_seed(
+                    &mut __seq,
+                    #krate::__private::FieldSlot::seed(&mut #var, #seed),
+                )?
+                .is_none()
+                {
+                    #error;
+                }
+            };
+        }
+        let missing = default_value(field, cattrs).unwrap_or(missing_error);
         quote! {
             let #var = match __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)? {
                 ::core::option::Option::Some(__value) => __value,
@@ -577,6 +661,7 @@ fn visit_seq_body(
     quote! {
         #let_default
         #(#lets)*
+        #(#take)*
         ::core::result::Result::Ok(#result)
     }
 }

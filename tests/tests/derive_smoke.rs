@@ -326,3 +326,83 @@ fn private_field_types() {
     let p: visibility::Public = json(&bump, r#"{"inner": "x"}"#).unwrap();
     assert_eq!(p.text(), "x");
 }
+
+/// Struct-typed fields are read in place (a slot per field, the struct built in its caller's
+/// slot): every way a field's read can end reads and fails as serde_derive's `Option`s do.
+mod in_place_fields {
+    use super::json;
+    use arena_core::ArenaDeserialize;
+
+    #[derive(ArenaDeserialize, Debug, PartialEq)]
+    struct Outer<'bump> {
+        a: Inner<'bump>,
+        b: Inner<'bump>,
+        #[arena(default)]
+        d: Inner<'bump>,
+        c: u8,
+    }
+
+    #[derive(ArenaDeserialize, Debug, PartialEq, Default)]
+    struct Inner<'bump> {
+        x: u32,
+        s: &'bump str,
+    }
+
+    /// serde_derive's twins, of the same names (its messages name the type).
+    mod owned {
+        #[derive(serde::Deserialize)]
+        pub struct Outer {
+            pub a: Inner,
+            pub b: Inner,
+            #[serde(default)]
+            pub d: Inner,
+            pub c: u8,
+        }
+
+        #[derive(serde::Deserialize, Default)]
+        pub struct Inner {
+            pub x: u32,
+            pub s: String,
+        }
+    }
+
+    fn same(input: &str) {
+        let bump = bumpalo::Bump::new();
+        let ours = json::<Outer<'_>>(&bump, input);
+        let theirs = serde_json::from_str::<owned::Outer>(input);
+        match (ours, theirs) {
+            (Ok(ours), Ok(theirs)) => {
+                for (o, t) in [(ours.a, theirs.a), (ours.b, theirs.b), (ours.d, theirs.d)] {
+                    assert_eq!((o.x, o.s), (t.x, t.s.as_str()), "{input}");
+                }
+                assert_eq!(ours.c, theirs.c, "{input}");
+            }
+            (Err(ours), Err(theirs)) => assert_eq!(ours.to_string(), theirs.to_string(), "{input}"),
+            (ours, theirs) => panic!("{input}: ours {ours:?}, serde's {:?}", theirs.err()),
+        }
+    }
+
+    #[test]
+    fn struct_fields_read_in_place_as_serde_reads_them() {
+        // Maps: whole, in any order, a default, a duplicate, a missing field, an error after
+        // fields were read.
+        same(r#"{"a": {"x": 1, "s": "one"}, "b": {"x": 2, "s": "two"}, "c": 3}"#);
+        same(
+            r#"{"c": 3, "b": {"s": "two", "x": 2}, "d": {"x": 4, "s": ""}, "a": {"x": 1, "s": "one"}}"#,
+        );
+        same(
+            r#"{"a": {"x": 1, "s": "one"}, "a": {"x": 2, "s": "two"}, "b": {"x": 2, "s": "two"}, "c": 3}"#,
+        );
+        same(r#"{"a": {"x": 1, "s": "one"}, "c": 3}"#);
+        same(r#"{"a": {"x": 1, "s": "one"}, "b": {"x": 2, "s": "two"}, "c": 300}"#);
+        same(r#"{"a": {"x": 1, "s": "one"}, "b": {"x": 2}, "c": 3}"#);
+        // Sequences: whole, short before a field without default and before one with, an
+        // error in a later field.
+        same(r#"[{"x": 1, "s": "one"}, {"x": 2, "s": "two"}, {"x": 4, "s": "four"}, 3]"#);
+        same(r#"[{"x": 1, "s": "one"}]"#);
+        same(r#"[{"x": 1, "s": "one"}, {"x": 2, "s": "two"}]"#);
+        same(r#"[{"x": 1, "s": "one"}, [2, "two"], [4, "four"], 3]"#);
+        same(r#"[{"x": 1, "s": "one"}, {"x": 2, "s": "two"}, {"x": 4, "s": "four"}, -1]"#);
+        same(r#"[{"x": 1, "s": "one"}, {"x": 2, "s": 2}, {"x": 4, "s": "four"}, 3]"#);
+    }
+}

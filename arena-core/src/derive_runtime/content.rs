@@ -28,6 +28,7 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 
+use crate::slot::SeedIntoSlot;
 use crate::{ArenaDeserialize, BumpAllocator, Value, ValueDeserializer};
 
 /// What serde's buffer says when the input hands it an enum, which it cannot hold.
@@ -90,6 +91,13 @@ where
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
         T::__deserialize_content_in(self.arena, deserializer)
     }
+}
+
+impl<'de, 'bump, T, A> SeedIntoSlot<'de> for ContentSeed<'bump, T, A>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
 }
 
 impl<T, A: ?Sized> fmt::Debug for ContentSeed<'_, T, A> {

@@ -78,6 +78,12 @@ pub fn deserialize(
         _ if flatten => flatten::dispatch(params, form, &visitor_value),
         Form::Struct(_) => {
             let name = &cattrs.name;
+            let visitor_value = if params.into_slot {
+                let krate = &params.krate;
+                quote!(#krate::__private::SlotVisitor::new(#visitor_value, __slot))
+            } else {
+                visitor_value
+            };
             params.entry(
                 quote! {
                     __serde::Deserializer::deserialize_struct(__deserializer, #name, FIELDS, #visitor_value)
@@ -109,7 +115,18 @@ pub fn deserialize(
     }
 }
 
-/// The body of `visit_map`: one `Option` per field, filled key by key, then the missing ones;
+/// Whether `field` is read into a `FieldSlot` (see `arena_core`'s `slot` module) rather than
+/// an `Option`: a field read into the arena through its `ArenaDeserialize` impl, straight from
+/// the format, unless it is a primitive or a reference (a string, a slice), which come back
+/// in registers.
+pub(super) fn in_field_slot(params: &super::Params, field: &Field) -> bool {
+    !params.content
+        && matches!(field.read(), crate::ast::Read::Arena)
+        && !crate::bound::is_primitive(field.ty)
+        && !matches!(field.ty, syn::Type::Reference(_))
+}
+
+/// The body of `visit_map`: one `Option` (or `FieldSlot`) per field, filled key by key, then the missing ones;
 /// with a flattened field (`flatten`), the other entries buffered, then the flattened fields
 /// read from them.
 fn visit_map_body(
@@ -127,15 +144,35 @@ fn visit_map_body(
         .filter(|(_, field)| !is_flattened(field))
         .collect();
 
+    let krate = &params.krate;
     let let_values = own.iter().map(|&(i, field)| {
         let var = field_i(i);
         let ty = field.ty;
-        quote!(let mut #var: ::core::option::Option<#ty> = ::core::option::Option::None;)
+        if in_field_slot(params, field) {
+            quote!(let mut #var = #krate::__private::FieldSlot::<#ty>::new();)
+        } else {
+            quote!(let mut #var: ::core::option::Option<#ty> = ::core::option::Option::None;)
+        }
     });
     let arms = own.iter().map(|&(i, field)| {
         let var = field_i(i);
         let name = &field.attrs.name;
         let seed = field_seed(params, field);
+        if in_field_slot(params, field) {
+            return quote! {
+                __Field::#var => {
+                    if #krate::__private::FieldSlot::is_filled(&#var) {
+                        return ::core::result::Result::Err(
+                            <__A::Error as __serde::de::Error>::duplicate_field(#name),
+                        );
+                    }
+                    __serde::de::MapAccess::next_value_seed(
+                        &mut __map,
+                        #krate::__private::FieldSlot::seed(&mut #var, #seed),
+                    )?;
+                }
+            };
+        }
         quote! {
             __Field::#var => {
                 if ::core::option::Option::is_some(&#var) {
@@ -202,8 +239,13 @@ fn visit_map_body(
         let var = field_i(i);
         let missing =
             super::default_value(field, cattrs).unwrap_or_else(|| missing_in_map(params, field));
+        let value = if in_field_slot(params, field) {
+            quote!(#krate::__private::FieldSlot::take(#var))
+        } else {
+            quote!(#var)
+        };
         quote! {
-            let #var = match #var {
+            let #var = match #value {
                 ::core::option::Option::Some(#var) => #var,
                 ::core::option::Option::None => #missing,
             };
