@@ -367,10 +367,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     /// As `deserialize_identifier`.
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.reader.fixstr() {
-            Some(len) => self.str(len, visitor),
-            None => self.any(visitor, true),
-        }
+        self.deserialize_identifier(visitor)
     }
 
     #[inline]
