@@ -212,10 +212,7 @@ pub trait SeedIntoSlot<'de>: DeserializeSeed<'de> {
         self,
         deserializer: D,
         slot: Slot<'s, Self::Value>,
-    ) -> Result<Filled<'s>, D::Error>
-    where
-        Self: Sized,
-    {
+    ) -> Result<Filled<'s>, D::Error> {
         Ok(slot.write(self.deserialize(deserializer)?))
     }
 }

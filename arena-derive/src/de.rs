@@ -443,6 +443,17 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
     }
 }
 
+/// Whether `field` is read into a `FieldSlot` (see `arena_core`'s `slot` module) rather than
+/// returned into an `Option` or a local: a field read into the arena through its
+/// `ArenaDeserialize` impl, straight from the format, unless it is a primitive or a reference
+/// (a string, a slice), which come back in registers.
+fn in_field_slot(params: &Params, field: &Field) -> bool {
+    !params.content
+        && matches!(field.read(), Read::Arena)
+        && !crate::bound::is_primitive(field.ty)
+        && !matches!(field.ty, syn::Type::Reference(_))
+}
+
 /// Declares the seed struct `name`, carrying the arena and the type's generics, whose
 /// `deserialize` evaluates `body` to a `Result<value_ty, __D::Error>`, with the arena in
 /// `__arena` and the deserializer in `__deserializer`; returns it with the expression that
@@ -617,9 +628,10 @@ fn visit_seq_body(
             )
         };
         index_in_seq += 1;
+        let default = default_value(field, cattrs);
         // Read in its slot, and moved out of it only to build the value: with no default, a
         // missing element is an error there and then, so the slot is filled once past it.
-        if struct_::in_field_slot(params, field) && default_value(field, cattrs).is_none() {
+        if in_field_slot(params, field) && default.is_none() {
             let krate = &params.krate;
             let ty = field.ty;
             let error = &missing_error;
@@ -641,7 +653,7 @@ fn visit_seq_body(
                 }
             };
         }
-        let missing = default_value(field, cattrs).unwrap_or(missing_error);
+        let missing = default.unwrap_or(missing_error);
         quote! {
             let #var = match __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)? {
                 ::core::option::Option::Some(__value) => __value,

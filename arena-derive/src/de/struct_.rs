@@ -6,7 +6,9 @@ use quote::quote;
 
 use super::flatten::{self, has_flatten, is_flattened};
 use super::identifier::{self, Unknown};
-use super::{Form, field_i, field_seed, let_default, missing_in_map, visit_seq, visitor_with};
+use super::{
+    Form, field_i, field_seed, in_field_slot, let_default, missing_in_map, visit_seq, visitor_with,
+};
 use crate::ast::{Field, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
@@ -115,19 +117,8 @@ pub fn deserialize(
     }
 }
 
-/// Whether `field` is read into a `FieldSlot` (see `arena_core`'s `slot` module) rather than
-/// an `Option`: a field read into the arena through its `ArenaDeserialize` impl, straight from
-/// the format, unless it is a primitive or a reference (a string, a slice), which come back
-/// in registers.
-pub(super) fn in_field_slot(params: &super::Params, field: &Field) -> bool {
-    !params.content
-        && matches!(field.read(), crate::ast::Read::Arena)
-        && !crate::bound::is_primitive(field.ty)
-        && !matches!(field.ty, syn::Type::Reference(_))
-}
-
-/// The body of `visit_map`: one `Option` (or `FieldSlot`) per field, filled key by key, then the missing ones;
-/// with a flattened field (`flatten`), the other entries buffered, then the flattened fields
+/// The body of `visit_map`: one `Option` (or `FieldSlot`) per field, filled key by key, then
+/// the missing ones; with a flattened field (`flatten`), the other entries buffered, then the flattened fields
 /// read from them.
 fn visit_map_body(
     params: &Params,
@@ -158,31 +149,34 @@ fn visit_map_body(
         let var = field_i(i);
         let name = &field.attrs.name;
         let seed = field_seed(params, field);
-        if in_field_slot(params, field) {
-            return quote! {
-                __Field::#var => {
-                    if #krate::__private::FieldSlot::is_filled(&#var) {
-                        return ::core::result::Result::Err(
-                            <__A::Error as __serde::de::Error>::duplicate_field(#name),
-                        );
-                    }
+        let (is_read, read) = if in_field_slot(params, field) {
+            (
+                quote!(#krate::__private::FieldSlot::is_filled(&#var)),
+                quote! {
                     __serde::de::MapAccess::next_value_seed(
                         &mut __map,
                         #krate::__private::FieldSlot::seed(&mut #var, #seed),
                     )?;
-                }
-            };
-        }
+                },
+            )
+        } else {
+            (
+                quote!(::core::option::Option::is_some(&#var)),
+                quote! {
+                    #var = ::core::option::Option::Some(
+                        __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?,
+                    );
+                },
+            )
+        };
         quote! {
             __Field::#var => {
-                if ::core::option::Option::is_some(&#var) {
+                if #is_read {
                     return ::core::result::Result::Err(
                         <__A::Error as __serde::de::Error>::duplicate_field(#name),
                     );
                 }
-                #var = ::core::option::Option::Some(
-                    __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?,
-                );
+                #read
             }
         }
     });
