@@ -152,6 +152,25 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     ) -> Result<Self, D::Error> {
         crate::derive_runtime::content::buffered(arena, deserializer)
     }
+
+    /// Deserializes `Self` from the crate's JSON reader: how [`json::from_slice`] and
+    /// [`json::from_str`] read their value. The default is
+    /// [`deserialize_in`](Self::deserialize_in) over the reader; [`Value`](crate::Value) reads
+    /// the JSON text straight into its nodes instead, with no visitor in between.
+    ///
+    /// Not public API: a direct path for one reader, in the absence of specialization.
+    ///
+    /// [`json::from_slice`]: crate::json::from_slice
+    /// [`json::from_str`]: crate::json::from_str
+    #[cfg(feature = "json")]
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __deserialize_json_in(
+        arena: &'bump A,
+        reader: &mut crate::json::Reader<'_>,
+    ) -> Result<Self, crate::json::Refused> {
+        Self::deserialize_in(arena, reader)
+    }
 }
 
 /// The seed arena-core's own impls and the derive use for the values inside a value (fields,

@@ -15,6 +15,10 @@
 //! parser). arena-core does not turn that feature on for the program: without it serde_json
 //! reads a few floats of more than 15 digits one unit in the last place away, and faster.
 //!
+//! A [`Value`](crate::Value) read by these entry points is built straight from the text, each
+//! node where it goes, with no visitor in between; it is the value the visitor path reads,
+//! under the same limits.
+//!
 //! The reader's errors carry nothing: a document it refuses is read again by serde_json, whose
 //! value or error is the answer. Errors are [`serde_json::Error`] with serde_json's message,
 //! line and column, and an invalid document costs a second read. After the value, the input
@@ -68,6 +72,7 @@ mod pow5;
 mod refused;
 mod seq_access;
 mod string;
+mod value;
 mod variant_access;
 mod whitespace;
 
@@ -258,7 +263,7 @@ where
     // SAFETY: `Refused` and `serde_json::Error` hold no references.
     let ours = unsafe {
         rewound_on_error(seed.arena(), || {
-            let value = seed.deserialize(&mut reader)?;
+            let value = seed.read_with(|arena| T::__deserialize_json_in(arena, &mut reader))?;
             reader.end()?;
             Ok::<T, Refused>(value)
         })

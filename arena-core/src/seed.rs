@@ -285,6 +285,24 @@ where
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        self.read_with(|arena| T::deserialize_in(arena, deserializer))
+    }
+}
+
+impl<'bump, T, A> ArenaSeed<'bump, T, A>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    /// Runs `read`, which reads one `T` into the arena it is given, inside a call with this
+    /// seed's settings: what [`deserialize`](DeserializeSeed::deserialize) does with
+    /// [`ArenaDeserialize::deserialize_in`], and an entry point with a read of its own (the
+    /// JSON reader's direct path for a [`Value`](crate::Value)).
+    #[inline]
+    pub(crate) fn read_with<E: serde::de::Error>(
+        self,
+        read: impl FnOnce(&'bump A) -> Result<T, E>,
+    ) -> Result<T, E> {
         // Inside a call on the same arena (a field, an element): one thread-local load.
         if self.limits.is_none()
             && self.str_as_bytes.is_none()
@@ -294,23 +312,20 @@ where
             && self.trust.is_none()
             && call::is_open_on(self.arena.identity())
         {
-            return T::deserialize_in(self.arena, deserializer);
+            return read(self.arena);
         }
-        self.deserialize_call(deserializer)
+        self.read_in_call(read)
     }
-}
 
-impl<'bump, T, A> ArenaSeed<'bump, T, A>
-where
-    T: ArenaDeserialize<'bump, A>,
-    A: BumpAllocator + ?Sized,
-{
     /// Opens a call (see the `call` module): the first on its arena, or one with settings of
-    /// its own. Rewinds the arena if the call owns it and fails.
-    fn deserialize_call<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+    /// its own, and runs `read` in it. Rewinds the arena if the call owns it and fails.
+    fn read_in_call<E: serde::de::Error>(
+        self,
+        read: impl FnOnce(&'bump A) -> Result<T, E>,
+    ) -> Result<T, E> {
         let frame = pin!(CallFrame::new(self.trust));
         let frame = frame.into_ref();
-        let owns_arena = frame.open::<D::Error>(Settings {
+        let owns_arena = frame.open::<E>(Settings {
             arena: self.arena.identity(),
             limits: self.limits,
             str_as_bytes: self.str_as_bytes,
@@ -319,14 +334,14 @@ where
             input_len: self.input_len,
         })?;
         if !owns_arena {
-            let result = T::deserialize_in(self.arena, deserializer);
+            let result = read(self.arena);
             if result.is_ok() {
                 frame.succeeded();
             }
             return result;
         }
         let checkpoint = self.arena.checkpoint();
-        let result = T::deserialize_in(self.arena, deserializer);
+        let result = read(self.arena);
         match (&result, checkpoint) {
             (Ok(_), _) => frame.succeeded(),
             // SAFETY: the checkpoint is this arena's, taken just above with nothing reset since

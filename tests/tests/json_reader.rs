@@ -7,7 +7,7 @@
 //! (message, line and column) on every input: an input the reader refuses is read again by
 //! serde_json.
 
-use arena_core::{ArenaSeed, BStr, Value};
+use arena_core::{ArenaSeed, BStr, Limits, Value};
 use arena_tests::probe::{probe_reader, with_large_stack};
 use proptest::prelude::*;
 use serde::de::DeserializeSeed;
@@ -224,6 +224,36 @@ proptest! {
     #[test]
     fn entry_points_read_every_document_as_serde_json(bytes in spoiled()) {
         arena_types_read_alike(&bytes);
+    }
+
+    /// A `Value` reads straight from the text (`json::value`), outside the visitor path: under
+    /// any limits, it is the value, or the error, that the visitor path over serde_json's
+    /// reader gives. Small limits put each check at the edge of small documents.
+    #[test]
+    fn a_value_reads_under_limits_as_through_serde_json(
+        doc in json(),
+        max_len in 0..6usize,
+        max_str_len in 0..12usize,
+        max_depth in 1..6usize,
+        max_bytes in 0..1500usize,
+    ) {
+        let limits = Limits::default()
+            .max_len(max_len)
+            .max_str_len(max_str_len)
+            .max_depth(max_depth)
+            .max_bytes(max_bytes);
+        for limits in [limits, Limits::default()] {
+            arena_tests::with_each_arena!(|arena| {
+                let seed = ArenaSeed::<Value<'_>, _>::new(arena).with_limits(limits);
+                let ours = arena_core::json::from_str_seed(seed, &doc).map_err(|e| e.to_string());
+                let mut de = serde_json::Deserializer::from_str(&doc);
+                let theirs = seed
+                    .deserialize(&mut de)
+                    .and_then(|v| de.end().map(|()| v))
+                    .map_err(|e| e.to_string());
+                prop_assert_eq!(ours, theirs, "{:?} under {:?}", doc, limits);
+            });
+        }
     }
 }
 

@@ -345,14 +345,14 @@ impl<'de> Deserializer<'de> {
 
     /// Consumes the literal `word` starting at the reading position.
     #[inline]
-    fn literal(&mut self, word: &[u8]) -> Result<(), Refused> {
+    pub(super) fn literal(&mut self, word: &[u8]) -> Result<(), Refused> {
         self.eat();
         self.ident(&word[1..])
     }
 
     /// Runs `read` one level deeper, refusing past serde_json's 128 levels.
     #[inline]
-    fn nested<T>(
+    pub(super) fn nested<T>(
         &mut self,
         read: impl FnOnce(&mut Self) -> Result<T, Refused>,
     ) -> Result<T, Refused> {

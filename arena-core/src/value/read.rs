@@ -33,6 +33,16 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for Value<'bum
         deserializer.deserialize_any(ValueVisitor { arena })
     }
 
+    /// Reads the JSON text straight into the nodes (see `json::value`), what the visitor path
+    /// reads.
+    #[cfg(feature = "json")]
+    fn __deserialize_json_in(
+        arena: &'bump A,
+        reader: &mut crate::json::Reader<'_>,
+    ) -> Result<Self, crate::json::Refused> {
+        reader.value_in(arena)
+    }
+
     /// Whatever the input holds, as serde's buffer holds it.
     fn __deserialize_content_in<'de, D: Deserializer<'de>>(
         arena: &'bump A,
