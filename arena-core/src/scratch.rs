@@ -347,6 +347,14 @@ impl<T> ScratchVec<T> {
     /// Appends `value`.
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), AllocError> {
+        self.push_with(|| value)
+    }
+
+    /// Appends the value `make` returns, called once there is room for it: a value made after
+    /// the room is taken is written where it goes, not kept across the call that may grow the
+    /// stack and copied.
+    #[inline(always)]
+    pub(crate) fn push_with(&mut self, make: impl FnOnce() -> T) -> Result<(), AllocError> {
         match &mut self.frame {
             Frame::Stack {
                 stack,
@@ -356,12 +364,17 @@ impl<T> ScratchVec<T> {
                 ..
             } => {
                 let stack = stack_of(*stack);
+                // Room first, then the value. No overflow: `len <= cap <= isize::MAX` and
+                // `size_of::<T>() <= isize::MAX`.
+                stack.ensure(stack.len.get() + mem::size_of::<T>())?;
+                let value = make();
                 assert_innermost(stack, *token);
                 // This frame is the innermost, so the stack ends right after its elements.
                 let offset = stack.len.get();
                 debug_assert_eq!(offset, *start + *count * mem::size_of::<T>());
-                // No overflow: `offset <= cap <= isize::MAX` and `size_of::<T>() <= isize::MAX`.
                 let end = offset + mem::size_of::<T>();
+                // Already there unless `make` grew the stack, which moves nothing of this
+                // frame's; then this only checks.
                 stack.ensure(end)?;
                 // SAFETY: `ensure` made `offset..end` usable; `offset` is a multiple of
                 // `align_of::<T>()` (`start` is, and so is the size of every element before it)
@@ -375,7 +388,7 @@ impl<T> ScratchVec<T> {
             Frame::Heap(vec) => {
                 vec.try_reserve(1)
                     .map_err(|_| AllocError::size_overflow(mem::align_of::<T>()))?;
-                vec.push(value);
+                vec.push(make());
                 Ok(())
             }
         }
@@ -539,6 +552,31 @@ mod tests {
         let outer = outer.finish_in(&bump).unwrap();
         assert_eq!(outer, [1, 2]);
         assert_eq!(inner, (0..100).collect::<Vec<u8>>());
+        STACK.with(|s| assert_eq!((s.len.get(), s.top.get()), (0, 0)));
+    }
+
+    #[test]
+    fn a_value_made_with_a_frame_of_its_own_lands_after_the_elements() {
+        let bump = bumpalo::Bump::new();
+        let mut outer = ScratchVec::<u64>::new(Some(1)).unwrap();
+        outer.push(1).unwrap();
+        let before = thread_scratch_capacity();
+        // `make` opens, fills past the stack's capacity and finishes a frame of its own.
+        outer
+            .push_with(|| {
+                let mut inner = ScratchVec::<u8>::new(None).unwrap();
+                for b in 0..=u8::MAX {
+                    for _ in 0..(before / 256 + 1) {
+                        inner.push(b).unwrap();
+                    }
+                }
+                inner.finish_in(&bump).unwrap().len() as u64
+            })
+            .unwrap();
+        assert!(thread_scratch_capacity() > before);
+        outer.push(3).unwrap();
+        let outer = outer.finish_in(&bump).unwrap();
+        assert_eq!(outer, [1, 256 * (before as u64 / 256 + 1), 3]);
         STACK.with(|s| assert_eq!((s.len.get(), s.top.get()), (0, 0)));
     }
 

@@ -197,23 +197,31 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     /// Appends `value`, checking the length limit and the byte budget.
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), BuildError> {
+        self.push_with(|| value)
+    }
+
+    /// Appends the value `make` returns, made once there is room for it, as
+    /// [`ScratchVec::push_with`] does: a value made inline (a scalar just read) is then
+    /// written where it goes, not copied from the stack.
+    #[inline(always)]
+    pub(crate) fn push_with(&mut self, make: impl FnOnce() -> T) -> Result<(), BuildError> {
         match &mut self.place {
             Place::Direct { ptr, cap, len, .. } if *len < *cap => {
                 // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
                 // zero-sized `T`, where writes need no memory), and slot `len < cap` is unused.
-                unsafe { ptr.add(*len).write(value) };
+                unsafe { ptr.add(*len).write(make()) };
                 *len += 1;
                 // The length limit and the budget were checked for `cap` elements when the
                 // block was taken.
                 Ok(())
             }
-            Place::Direct { .. } => self.spill(value),
+            Place::Direct { .. } => self.spill(make()),
             Place::Scratch {
                 items,
                 unchecked_up_to,
                 ..
             } => {
-                items.push(value)?;
+                items.push_with(make)?;
                 if items.len() > *unchecked_up_to {
                     *unchecked_up_to = recheck::<T>(items.len())?;
                 }

@@ -115,7 +115,7 @@ impl<'de> Deserializer<'de> {
                 self.node(
                     arena,
                     #[inline(always)]
-                    |item| items.push(item).map_err(|_| Refused),
+                    |item| items.push_with(|| item).map_err(|_| Refused),
                 )?;
                 match self.peek() {
                     Some(b',') => self.eat(),
@@ -176,7 +176,11 @@ impl<'de> Deserializer<'de> {
                 self.node(
                     arena,
                     #[inline(always)]
-                    |value| entries.push((Value::Str(key), value)).map_err(|_| Refused),
+                    |value| {
+                        entries
+                            .push_with(|| (Value::Str(key), value))
+                            .map_err(|_| Refused)
+                    },
                 )?;
                 match self.peek() {
                     Some(b',') => self.eat(),
