@@ -289,6 +289,7 @@ fn assert_innermost(stack: &Stack, token: u64) {
 impl<T> ScratchVec<T> {
     /// Opens a sequence, reserving room for what `size_hint` announces, within
     /// [`cautious`] bounds.
+    #[inline]
     pub(crate) fn new(size_hint: Option<usize>) -> Result<Self, AllocError> {
         let reserve = cautious::<T>(size_hint);
         let frame = if mem::align_of::<T>() > BLOCK {
