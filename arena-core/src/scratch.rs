@@ -287,6 +287,12 @@ fn assert_innermost(stack: &Stack, token: u64) {
 }
 
 impl<T> ScratchVec<T> {
+    /// [`new`](Self::new), out of line: for callers where opening a frame is the rare path.
+    #[inline(never)]
+    pub(crate) fn new_out_of_line(size_hint: Option<usize>) -> Result<Self, AllocError> {
+        Self::new(size_hint)
+    }
+
     /// Opens a sequence, reserving room for what `size_hint` announces, within
     /// [`cautious`] bounds.
     #[inline]

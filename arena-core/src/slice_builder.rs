@@ -164,7 +164,15 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             if let Some((ptr, claim)) = on_input::<T, A>(arena, n) {
                 return Ok(Self::direct(ptr, n, Hold::Input(claim)));
             }
+            // A length the call does not take at its word: staged, out of line, so that the
+            // sequences of formats that announce lengths keep their direct path small.
+            return Ok(Self {
+                place: Place::scratch(ScratchVec::new_out_of_line(hint)?, hint),
+                marker: PhantomData,
+            });
         }
+        // No length (JSON): staged, the frame opened inline (returned from a call, it would be
+        // copied into the builder right after the callee's stores, and stall on them).
         Ok(Self {
             place: Place::scratch(ScratchVec::new(hint)?, hint),
             marker: PhantomData,
