@@ -350,6 +350,12 @@ impl<'de> Deserializer<'de> {
         self.ident(&word[1..])
     }
 
+    /// How many arrays and objects are open around the reading position.
+    #[inline(always)]
+    pub(super) const fn levels_open(&self) -> u8 {
+        DEPTH - self.depth
+    }
+
     /// Runs `read` one level deeper, refusing past serde_json's 128 levels.
     #[inline]
     pub(super) fn nested<T>(

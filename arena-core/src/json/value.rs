@@ -16,7 +16,7 @@
 //! limit, one level per array and object; a string's length, charged to the byte budget; an
 //! array's or object's length, and its copy charged. Whatever it refuses, a limit included,
 //! goes as every refusal of the reader does to serde_json through the visitor path, whose value
-//! or error the caller gets.
+//! or error the caller gets; so does a document nested deeper than [`DIRECT_LEVELS`].
 
 use super::deserializer::{Deserializer, Text};
 use super::number::Number;
@@ -25,6 +25,13 @@ use crate::allocator::BumpAllocator;
 use crate::call::{self, DepthGuard};
 use crate::slice_builder::SliceBuilder;
 use crate::value::Value;
+
+/// How deep the direct path nests before it refuses, handing the document to the visitor path
+/// (read again from its start by serde_json): a bound on its stack, whatever the build. Its
+/// frames per level are larger than the visitor path's in a debug build (several calls per
+/// level, none inlined), and larger still under AddressSanitizer, where 127 levels overflowed
+/// a test thread's 2 MiB; documents nest a few levels, so the bound costs them nothing.
+const DIRECT_LEVELS: u8 = 32;
 
 impl<'de> Deserializer<'de> {
     /// Reads the JSON value at the reading position into `arena`.
@@ -141,12 +148,16 @@ impl<'de> Deserializer<'de> {
 
     /// Runs `read` on the array or object whose opening bracket is peeked, one level deeper
     /// for serde_json's count and for the call's depth limit, then consumes its `close`.
+    /// Refuses past [`DIRECT_LEVELS`].
     #[inline(always)]
     fn level<T>(
         &mut self,
         close: u8,
         read: impl FnOnce(&mut Self) -> Result<T, Refused>,
     ) -> Result<T, Refused> {
+        if self.levels_open() >= DIRECT_LEVELS {
+            return Err(Refused);
+        }
         let _level = DepthGuard::enter::<Refused>()?;
         let inner = self.nested(read)?;
         if self.peek() != Some(close) {
