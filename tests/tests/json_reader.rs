@@ -5,7 +5,8 @@
 //! `arena_tests::probe` records every call of every `deserialize_*` method it
 //! scripts), and both fail or neither does. The entry points give serde_json's value or error
 //! (message, line and column) on every input: an input the reader refuses is read again by
-//! serde_json.
+//! serde_json. A `Value`, which the entry points build straight from the text, is the value or
+//! the error of the visitor path over serde_json under any limits.
 
 use arena_core::{ArenaSeed, BStr, Limits, Value};
 use arena_tests::probe::{probe_reader, with_large_stack};
