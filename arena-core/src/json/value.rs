@@ -23,7 +23,7 @@ use super::number::Number;
 use super::refused::Refused;
 use crate::allocator::BumpAllocator;
 use crate::call::{self, DepthGuard};
-use crate::slice_builder::SliceBuilder;
+use crate::slice_builder::{self, SliceBuilder};
 use crate::value::Value;
 
 /// How deep the direct path nests before it refuses, handing the document to the visitor path
@@ -123,7 +123,7 @@ impl<'de> Deserializer<'de> {
                 self.node(
                     arena,
                     #[inline(always)]
-                    |item| items.push_with(|| item).map_err(|_| Refused),
+                    |item| items.push(item).map_err(|_| Refused),
                 )?;
                 match self.peek() {
                     Some(b',') => self.eat(),
@@ -132,10 +132,7 @@ impl<'de> Deserializer<'de> {
                 }
             }
         }
-        items
-            .finish(arena)
-            .map(|items| &*items)
-            .map_err(|_| Refused)
+        slice_builder::finish(items, arena).map(|items| &*items)
     }
 
     /// The entries of the object at the reading position (its `{` peeked), one level deeper.
@@ -188,11 +185,7 @@ impl<'de> Deserializer<'de> {
                 self.node(
                     arena,
                     #[inline(always)]
-                    |value| {
-                        entries
-                            .push_with(|| (Value::Str(key), value))
-                            .map_err(|_| Refused)
-                    },
+                    |value| entries.push((Value::Str(key), value)).map_err(|_| Refused),
                 )?;
                 match self.peek() {
                     Some(b',') => self.eat(),
@@ -201,9 +194,6 @@ impl<'de> Deserializer<'de> {
                 }
             }
         }
-        entries
-            .finish(arena)
-            .map(|entries| &*entries)
-            .map_err(|_| Refused)
+        slice_builder::finish(entries, arena).map(|entries| &*entries)
     }
 }
