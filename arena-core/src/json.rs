@@ -25,14 +25,17 @@
 //! may hold only whitespace; anything else is an error, as `serde_json::from_str` and
 //! `serde_json::from_slice` report it.
 //!
-//! [`from_reader`] reads the same document from a reader, with serde_json's reader. Every string is copied into the arena
-//! anyway, so the input is not needed after the call: a large file needs the arena and a small
-//! read buffer, not the file and the value. serde_json does not buffer a reader (it calls
-//! `read` once per byte), so `from_reader` wraps it in a [`BufReader`]: that costs nothing
-//! the caller could miss, since, like `serde_json::from_reader`, it reads to the end of the
-//! input (only whitespace may follow the value), and a reader that is already buffered is
-//! read in blocks past the second buffer. An I/O error is a [`serde_json::Error`] of category
-//! `Io`.
+//! [`from_reader`] reads the same document from a reader. It reads the input whole into a
+//! buffer, up to [`WHOLE_INPUT_MAX`] (64 MiB), and reads a document that fits with the crate's
+//! reader, as [`from_slice`] does: the buffer is dropped when the call returns, since every
+//! string is copied into the arena. A longer input is read as it streams in, with serde_json's
+//! reader over the buffer and then the rest of the reader (several times slower, but the
+//! process holds the arena and that buffer, not the whole file and the value). serde_json
+//! does not buffer a reader (it calls `read` once per byte), so that stream goes through a
+//! [`BufReader`]. Either way the input is read to its end, as `serde_json::from_reader`
+//! reads it (only whitespace may follow the value). An I/O error is a [`serde_json::Error`] of
+//! category `Io`; one met while the buffer fills is the answer, even if the text before it
+//! was already no JSON.
 //!
 //! [`from_str_seed`], [`from_slice_seed`] and [`from_reader_seed`] do the same with a seed the
 //! caller configured:
@@ -58,7 +61,7 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Read as _};
 
 use ::serde_json::de::Read;
 use ::serde_json::{Deserializer, Error};
@@ -192,7 +195,8 @@ where
 
 /// Deserializes a `T` into `arena` from the JSON text `reader` holds, to its end.
 ///
-/// The reader is wrapped in a [`BufReader`] (serde_json calls `read` once per byte).
+/// An input of up to [`WHOLE_INPUT_MAX`] bytes is read whole, then with the crate's reader; a
+/// longer one as it streams in, through serde_json's (see the module docs).
 ///
 /// # Errors
 ///
@@ -241,9 +245,37 @@ where
     A: BumpAllocator + ?Sized,
     R: io::Read,
 {
+    read_buffered(seed, reader, WHOLE_INPUT_MAX)
+}
+
+/// The longest input [`from_reader`] reads whole before reading it with the crate's reader:
+/// 64 MiB. A longer one streams through serde_json's reader.
+pub const WHOLE_INPUT_MAX: usize = 64 * 1024 * 1024;
+
+/// [`from_reader_seed`] with `whole_max` for [`WHOLE_INPUT_MAX`].
+fn read_buffered<'bump, T, A, R>(
+    seed: ArenaSeed<'bump, T, A>,
+    mut reader: R,
+    whole_max: usize,
+) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: io::Read,
+{
+    let mut buffer = Vec::new();
+    // One byte past the bound tells an input of exactly `whole_max` bytes from a longer one.
+    let limit = u64::try_from(whole_max).map_or(u64::MAX, |max| max.saturating_add(1));
+    (&mut reader)
+        .take(limit)
+        .read_to_end(&mut buffer)
+        .map_err(Error::io)?;
+    if buffer.len() <= whole_max {
+        return read_slice(seed, &buffer);
+    }
     read_to_end(
         seed.reading_from(Input::Transient),
-        Deserializer::from_reader(BufReader::new(reader)),
+        Deserializer::from_reader(BufReader::new(io::Cursor::new(buffer).chain(reader))),
     )
 }
 
@@ -323,4 +355,56 @@ where
     let value = seed.deserialize(&mut de)?;
     de.end()?;
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out `text`, then fails.
+    struct FailsAfter<'a>(&'a [u8]);
+
+    impl io::Read for FailsAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("the disk went away"));
+            }
+            self.0.read(buf)
+        }
+    }
+
+    #[test]
+    fn inputs_read_whole_or_streamed_read_alike() {
+        let text = br#"{"name": "Ada", "tags": ["a\"b", "\u00e9"], "n": [1, 2.5, -3]} "#;
+        let bump = bumpalo::Bump::new();
+        type Doc<'a> = &'a [(&'a str, crate::Value<'a>)];
+        let expected: Doc<'_> = from_slice(&bump, text).unwrap();
+        // Shorter than the bound, exactly at it, one byte past it, and streamed from the start.
+        for whole_max in [usize::MAX, text.len(), text.len() - 1, 0] {
+            let read: Doc<'_> = read_buffered(ArenaSeed::new(&bump), &text[..], whole_max).unwrap();
+            assert_eq!(read, expected, "{whole_max}");
+            for bad in [&br#"{"name": 1} x"#[..], br#"{"name": "#, b"\xff"] {
+                let ours = read_buffered::<Doc<'_>, _, _>(ArenaSeed::new(&bump), bad, whole_max)
+                    .unwrap_err();
+                let theirs = serde_json::from_reader::<_, serde::de::IgnoredAny>(bad).unwrap_err();
+                assert_eq!(ours.classify(), theirs.classify(), "{whole_max}: {ours}");
+                assert_eq!(ours.line(), theirs.line(), "{whole_max}: {ours}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_io_error_is_an_error_of_category_io() {
+        let bump = bumpalo::Bump::new();
+        for whole_max in [usize::MAX, 4] {
+            let err = read_buffered::<&[u32], _, _>(
+                ArenaSeed::new(&bump),
+                FailsAfter(b"[1, 2, 3"),
+                whole_max,
+            )
+            .unwrap_err();
+            assert!(err.is_io(), "{whole_max}: {err}");
+            assert!(err.to_string().contains("the disk went away"), "{err}");
+        }
+    }
 }
