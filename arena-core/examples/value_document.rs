@@ -43,9 +43,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         // Replay the sub-tree into a typed value in the same arena: no text is parsed again.
-        // JSON is human-readable, so the replay says so (`true`).
-        let author: Author = ArenaSeed::new(&arena)
-            .deserialize(item["author"].deserializer::<serde::de::value::Error>(true))?;
+        // A `&Value` is a `Deserializer` (human-readable, as JSON is; its error an
+        // `arena_core::ValueError`).
+        let author: Author = ArenaSeed::new(&arena).deserialize(&item["author"])?;
         println!(
             "{} ({} followers): {} likes",
             author.name,

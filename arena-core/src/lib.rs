@@ -105,7 +105,7 @@ pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
 pub use seed::ArenaSeed;
 pub use slab_arena::{SlabArena, SlabArenaBuilder, SlabCheckpoint, SlabStats};
 pub use thread_memory::{ThreadMemoryStats, release_thread_scratch, thread_memory_stats};
-pub use value::{Value, ValueDeserializer, ValueIndex};
+pub use value::{Value, ValueDeserializer, ValueError, ValueIndex};
 
 /// `#[derive(ArenaDeserialize)]` (feature `derive`).
 #[cfg(feature = "derive")]

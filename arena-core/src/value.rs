@@ -13,7 +13,8 @@
 //!   comparison with primitives), through [`ValueIndex`];
 //! - [`build`]: constructors in an arena, and converting a `serde_json::Value`;
 //! - [`replay`]: [`ValueDeserializer`], a `Deserializer` that replays a value into any serde
-//!   type with the rules of serde's own buffer.
+//!   type with the rules of serde's own buffer, and `&Value`'s `Deserializer`, which replays
+//!   with [`ValueError`] ([`error`]).
 
 use core::fmt;
 use core::hash::{Hash, Hasher};
@@ -21,11 +22,13 @@ use core::hash::{Hash, Hasher};
 mod access;
 mod build;
 mod display;
+mod error;
 mod read;
 mod replay;
 mod ser;
 
 pub use access::ValueIndex;
+pub use error::ValueError;
 pub(crate) use read::ValueVisitor;
 pub use replay::ValueDeserializer;
 

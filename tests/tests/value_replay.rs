@@ -785,3 +785,35 @@ fn a_value_reference_is_a_deserializer_as_a_serde_json_value_reference_is() {
         assert!(err.to_string().starts_with("invalid type: map"), "{err}");
     });
 }
+
+#[test]
+fn a_value_reference_replays_as_the_human_readable_replay_with_the_crates_error() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct P<'a> {
+        x: u8,
+        #[serde(borrow)]
+        y: Vec<&'a str>,
+    }
+    with_each_arena!(|arena| {
+        for text in [
+            r#"{"x": 1, "y": ["a", "b"]}"#,
+            r#"{"x": "one", "y": []}"#,
+            r#"{"x": 300, "y": []}"#,
+            r#"{"y": []}"#,
+            r#"[1, ["c"]]"#,
+            r#"[1, ["c"], 2]"#,
+        ] {
+            let value: Value<'_> = arena_core::json::from_str(arena, text).unwrap();
+            let through_reference: Result<P<'_>, arena_core::ValueError> = P::deserialize(&value);
+            let through_replay = replay::<P<'_>>(&value, true);
+            assert_eq!(
+                through_reference.map_err(|e| e.message().to_owned()),
+                through_replay,
+                "{text}"
+            );
+            let seeded: Result<&[(&str, Value<'_>)], arena_core::ValueError> =
+                ArenaSeed::new(arena).deserialize(&value);
+            assert_eq!(seeded.is_ok(), text.starts_with('{'), "{text}");
+        }
+    });
+}

@@ -40,7 +40,7 @@ use serde::de::{
     MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
 };
 
-use super::Value;
+use super::{Value, ValueError};
 
 /// A serde `Deserializer` that replays a [`Value`], with the rules of serde's own buffer.
 ///
@@ -188,19 +188,19 @@ impl<'bump, E: Error> IntoDeserializer<'bump, E> for &Value<'bump> {
 }
 
 /// `deserialize_*` methods of `&Value` handing the call to a [`ValueDeserializer`] with
-/// serde's own error type.
+/// [`ValueError`].
 macro_rules! by_value_deserializer {
     ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
-        fn $method<V: Visitor<'bump>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, serde::de::value::Error> {
-            self.deserializer::<serde::de::value::Error>(true).$method($($arg,)* visitor)
+        fn $method<V: Visitor<'bump>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, ValueError> {
+            self.deserializer::<ValueError>(true).$method($($arg,)* visitor)
         }
     )*};
 }
 
 /// A `&Value` is a `Deserializer`, as a `&serde_json::Value` is: `T::deserialize(&value)` and
-/// `ArenaSeed::new(&arena).deserialize(&value)` replay it, with serde's own error type
-/// (`serde::de::value::Error`) and `is_human_readable` true. For another error type, or a value
-/// read from a binary format, use [`Value::deserializer`].
+/// `ArenaSeed::new(&arena).deserialize(&value)` replay it, with the crate's [`ValueError`] and
+/// `is_human_readable` true. For another error type, or a value read from a binary format, use
+/// [`Value::deserializer`].
 ///
 /// # Examples
 ///
@@ -219,10 +219,10 @@ macro_rules! by_value_deserializer {
 /// }
 /// let p = P::deserialize(&doc)?;
 /// assert_eq!(p, P { x: 1, y: vec![2, 3], z: None });
-/// # Ok::<(), serde::de::value::Error>(())
+/// # Ok::<(), arena_core::ValueError>(())
 /// ```
 impl<'bump> Deserializer<'bump> for &Value<'bump> {
-    type Error = serde::de::value::Error;
+    type Error = ValueError;
 
     by_value_deserializer! {
         deserialize_any();
