@@ -46,8 +46,8 @@ const SMALL_DOCS: usize = 50;
 
 /// `alloc` latency of one arena and mode, per call, in nanoseconds, timer included.
 ///
-/// The batched figure (the top-level quantiles, which the verdict reads) times [`BATCH`]
-/// consecutive calls per sample and divides by [`BATCH`]; a batch holding a chunk refill is a
+/// The batched figure (the top-level quantiles, which the verdict reads) times `BATCH`
+/// consecutive calls per sample and divides by it; a batch holding a chunk refill is a
 /// slow sample, so refills show in the tail. They are warm: the first document of the figure's
 /// process (an empty pool that maps and faults in its chunks) is left out of them and reported
 /// on its own (`first_document`). The timer's own cost is never subtracted: each sample
@@ -133,7 +133,7 @@ pub struct Spike {
     pub rss_peak: u64,
     /// Resident memory once it is dropped.
     pub rss_after_spike: u64,
-    /// Resident memory after [`SMALL_DOCS`] small documents.
+    /// Resident memory after `SMALL_DOCS` small documents.
     pub rss_after_small: u64,
     /// Bytes the chunk pool still maps at the end (`SlabArena` only).
     pub pool_mapped: Option<u64>,
@@ -265,7 +265,7 @@ pub fn latency<K: ArenaKind>(name: &str, reused: bool) -> Latency {
     }
 }
 
-/// Resident memory around one large city (`big`, postcard) and then [`SMALL_DOCS`] small ones
+/// Resident memory around one large city (`big`, postcard) and then `SMALL_DOCS` small ones
 /// (`small`), a fresh arena `K` per document.
 ///
 /// # Errors

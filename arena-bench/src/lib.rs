@@ -16,7 +16,7 @@
 //! sonic-rs.
 //!
 //! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
-//! the models and documents, [`format`] the formats, [`strategy`] the strategies,
+//! the models and documents, [`format`](mod@format) the formats, [`strategy`] the strategies,
 //! [`strategy_id`] their names, [`json_parsers`] the table of JSON's two parsers, [`value`] the
 //! value table's strategies, [`dispatch`] the dispatch from names to types, [`measure`] the
 //! generic measurement, [`report_row`] a measured row with its speedup, [`figures`] the slab

@@ -46,7 +46,7 @@ pub struct ArenaBytes {
 pub struct Observed {
     /// [`digest_of`] the value.
     pub digest: u64,
-    /// The document's live data, the [`LiveSize`](crate::model::LiveSize) of its arena model,
+    /// The document's live data, the [`LiveSize`] of its arena model,
     /// for the arena and multitude strategies.
     pub live_bytes: Option<u64>,
     /// The arena's memory, for arena strategies.

@@ -467,11 +467,11 @@ fn same_value<O: PartialEq + fmt::Debug>(a: &O, b: &O) -> bool {
 }
 
 /// For a self-describing format: `bytes` read into an arena [`Value`] and replayed into the
-/// owned twin `O` reads what serde's own buffer reads (see [`Buffered`]): the same value, or
+/// owned twin `O` reads what serde's own buffer reads (see `Buffered`): the same value, or
 /// both fail (serde's untagged enum replaces the message). `direct` is what reading the bytes
 /// into `O` gave. Where serde's buffer fails and the bytes read directly, the replay must read
 /// what they read. Where both fail because `Value` holds more than serde's buffer (see
-/// [`buffer_holds_less`]), nothing says what the replay should give, and it is not compared (a
+/// `buffer_holds_less`), nothing says what the replay should give, and it is not compared (a
 /// buffered document is more lenient than a strict format's direct read: a CBOR byte string
 /// replays into a `String`, which cbor4ii refuses to read as one).
 ///
