@@ -138,6 +138,18 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     #[doc(hidden)]
     const __FLAT_FIELDS: Option<&'static [&'static str]> = None;
 
+    /// The name among [`__FLAT_FIELDS`](Self::__FLAT_FIELDS) that the key `key` (a string's
+    /// bytes, or bytes) is, if any. The derive writes it as a `match` on the names, compared as
+    /// constants; this default searches the list.
+    ///
+    /// Not public API: the struct that flattens `Self` asks it of each key that is not its own.
+    #[doc(hidden)]
+    #[inline]
+    #[must_use]
+    fn __flat_field(key: &[u8]) -> Option<&'static str> {
+        crate::derive_runtime::flat_wanted(Self::__FLAT_FIELDS.unwrap_or_default(), key)
+    }
+
     /// Deserializes a value from a self-describing `deserializer` as serde reads it back from
     /// its buffer of the same input (`ContentDeserializer`): how the content of an internally
     /// tagged enum's variant reads. The default buffers the value and replays it under serde's

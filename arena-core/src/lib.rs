@@ -145,8 +145,8 @@ pub mod __private {
         FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, IdentifierSeed,
         IgnoredContent, InternallyTaggedUnitVisitor, Rules, Scalar, UntaggedUnitVisitor,
         deserialize_internally_tagged, finish_adjacent, flat_deny_unknown_fields, flat_key_bytes,
-        flat_key_str, flat_wanted, from_utf8_lossy, missing_field, missing_field_serde,
-        next_adjacent_key, replay_content, with_buffer,
+        flat_key_str, from_utf8_lossy, missing_field, missing_field_serde, next_adjacent_key,
+        no_flat_field, replay_content, with_buffer,
     };
     pub use crate::scratch::thread_scratch_capacity;
     pub use crate::slot::{

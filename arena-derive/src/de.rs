@@ -208,9 +208,10 @@ fn content_body(params: &Params, cont: &Container) -> Option<TokenStream> {
     }
 }
 
-/// `const __FLAT_FIELDS`, for a struct with named fields and none flattened, read as itself:
-/// flattened into another struct, it takes the entries named in its `FIELDS` (aliases
-/// included), as serde's flattened deserializer hands them to it.
+/// `const __FLAT_FIELDS` and `fn __flat_field`, for a struct with named fields and none
+/// flattened, read as itself: flattened into another struct, it takes the entries named in its
+/// `FIELDS` (aliases included), as serde's flattened deserializer hands them to it, and tells
+/// them apart by a `match` on the names.
 fn flat_fields(cont: &Container) -> Option<TokenStream> {
     if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
         return None;
@@ -221,10 +222,24 @@ fn flat_fields(cont: &Container) -> Option<TokenStream> {
     if flatten::has_flatten(fields) {
         return None;
     }
-    let names = deserialized_fields(fields).flat_map(|(_, field)| field.attrs.aliases.iter());
+    let names: Vec<&String> = deserialized_fields(fields)
+        .flat_map(|(_, field)| field.attrs.aliases.iter())
+        .collect();
+    let patterns = names
+        .iter()
+        .map(|name| proc_macro2::Literal::byte_string(name.as_bytes()));
     Some(quote! {
         const __FLAT_FIELDS: ::core::option::Option<&'static [&'static str]> =
             ::core::option::Option::Some(&[#(#names),*]);
+
+        #[inline]
+        #[allow(unreachable_patterns)]
+        fn __flat_field(__key: &[u8]) -> ::core::option::Option<&'static str> {
+            match __key {
+                #(#patterns => ::core::option::Option::Some(#names),)*
+                _ => ::core::option::Option::None,
+            }
+        }
     })
 }
 

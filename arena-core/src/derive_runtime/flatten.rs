@@ -655,6 +655,14 @@ where
     }
 }
 
+/// No name: the wanted names of a struct that hands no key to a flattened struct
+/// ([`ArenaDeserialize::__flat_field`] of nothing). Not public API.
+#[must_use]
+#[inline(always)]
+pub const fn no_flat_field(_key: &[u8]) -> Option<&'static str> {
+    None
+}
+
 /// The name in `wanted` that `key` (a string's bytes, or bytes) is, if any: a key a flattened
 /// struct reads as the map is read ([`FlatDriver`]). Not public API.
 #[must_use]

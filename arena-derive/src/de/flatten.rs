@@ -42,7 +42,7 @@ pub fn let_collect(params: &Params) -> TokenStream {
 }
 
 /// The next key of `__map`, read with the field identifier's seed (which keeps unknown keys in
-/// the arena), telling apart the names in `wanted` (a `&'static [&'static str]`).
+/// the arena), telling apart the names `wanted` finds (a `fn(&[u8]) -> Option<&'static str>`).
 pub fn next_key(wanted: &TokenStream) -> TokenStream {
     quote!(__serde::de::MapAccess::next_key_seed(
         &mut __map,
@@ -83,7 +83,8 @@ pub fn drive_first(
         return match_keys.clone();
     };
     let ty = first.ty;
-    let next_key = next_key(&quote!(__fields));
+    let next_key =
+        next_key(&quote!(<#ty as #krate::ArenaDeserialize<#bump, #arena>>::__flat_field));
     let other = quote! {
         __Field::__wanted(__name) => {
             return ::core::result::Result::Ok(#krate::__private::FlatNext::Wanted(__name));

@@ -188,8 +188,9 @@ fn bytes_arms(idents: &[Ident]) -> Vec<TokenStream> {
 /// `collect_other_fields`): `__Field<'__bump>`, whose `__other` variant keeps every key that
 /// is not one of the struct's own fields as a `Value` in the arena, and the seed
 /// `__FieldSeed`, which carries the arena, to read it with `next_key_seed`. A key named in the
-/// seed's `__wanted` list (the fields of a flattened struct reading its entries as the map is
-/// read) is `__Field::__wanted`, with the name from the list: it is not copied.
+/// seed's `__wanted` function (`ArenaDeserialize::__flat_field` of a flattened struct reading
+/// its entries as the map is read) is `__Field::__wanted`, with the name it gives: it is not
+/// copied.
 ///
 /// As serde's: a field is named by a string or bytes only (an integer is a key like any other,
 /// not a field index); booleans, integers, floats, chars and units are kept as keys (not
@@ -233,7 +234,7 @@ fn generate_collecting(krate: &TokenStream, idents: &[Ident]) -> TokenStream {
         #[doc(hidden)]
         struct __FieldSeed<'__bump, __Arena: ?::core::marker::Sized> {
             __arena: &'__bump __Arena,
-            __wanted: &'static [&'static str],
+            __wanted: fn(&[u8]) -> ::core::option::Option<&'static str>,
         }
 
         #[automatically_derived]
@@ -259,7 +260,7 @@ fn generate_collecting(krate: &TokenStream, idents: &[Ident]) -> TokenStream {
             {
                 match __value {
                     #(#str_arms)*
-                    _ => match #krate::__private::flat_wanted(self.__wanted, __value.as_bytes()) {
+                    _ => match (self.__wanted)(__value.as_bytes()) {
                         ::core::option::Option::Some(__name) => {
                             ::core::result::Result::Ok(__Field::__wanted(__name))
                         }
@@ -277,7 +278,7 @@ fn generate_collecting(krate: &TokenStream, idents: &[Ident]) -> TokenStream {
             {
                 match __value {
                     #(#bytes_arms)*
-                    _ => match #krate::__private::flat_wanted(self.__wanted, __value) {
+                    _ => match (self.__wanted)(__value) {
                         ::core::option::Option::Some(__name) => {
                             ::core::result::Result::Ok(__Field::__wanted(__name))
                         }

@@ -199,7 +199,8 @@ fn visit_map_body(
         })
     };
     let next_key = if flatten {
-        flatten::next_key(&quote!(&[]))
+        let krate = &params.krate;
+        flatten::next_key(&quote!(#krate::__private::no_flat_field))
     } else if params.content {
         let krate = &params.krate;
         quote! {
