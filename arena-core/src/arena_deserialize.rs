@@ -128,26 +128,28 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     #[doc(hidden)]
     const __SLICE_IS_SEQ: bool = true;
 
-    /// The field names (aliases included) when `Self` is a struct that reads a flattened
-    /// field's entries by name, as a derived struct with named fields does: serde's flattened
-    /// deserializer then hands it the entries named in its `FIELDS`, and nothing else. `None`
-    /// for every other type (a map, an option, an enum read from flattened data).
+    /// Whether `Self` is a struct that reads a flattened field's entries by name, as a derived
+    /// struct with named fields does: serde's flattened deserializer then hands it the entries
+    /// named in its `FIELDS`, and nothing else, and [`__flat_field`](Self::__flat_field) tells
+    /// those names apart. `false` for every other type (a map, an option, an enum read from
+    /// flattened data).
     ///
     /// Not public API: it lets a struct hand its flattened struct's entries over as the input
     /// is read, instead of buffering them.
     #[doc(hidden)]
-    const __FLAT_FIELDS: Option<&'static [&'static str]> = None;
+    const __FLAT_BY_NAME: bool = false;
 
-    /// The name among [`__FLAT_FIELDS`](Self::__FLAT_FIELDS) that the key `key` (a string's
-    /// bytes, or bytes) is, if any. The derive writes it as a `match` on the names, compared as
-    /// constants; this default searches the list.
+    /// The field name (aliases included) that the key `key` (a string's bytes, or bytes) is,
+    /// if `Self` reads flattened entries by name ([`__FLAT_BY_NAME`](Self::__FLAT_BY_NAME)) and
+    /// `key` is one of them. The derive writes it as a `match` on the names, compared as
+    /// constants; this default names nothing.
     ///
     /// Not public API: the struct that flattens `Self` asks it of each key that is not its own.
     #[doc(hidden)]
     #[inline]
     #[must_use]
     fn __flat_field(key: &[u8]) -> Option<&'static str> {
-        crate::derive_runtime::flat_wanted(Self::__FLAT_FIELDS.unwrap_or_default(), key)
+        crate::derive_runtime::no_flat_field(key)
     }
 
     /// Deserializes a value from a self-describing `deserializer` as serde reads it back from

@@ -30,7 +30,7 @@ pub use content::{
 };
 pub use flatten::{
     FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, flat_deny_unknown_fields,
-    flat_key_bytes, flat_key_str, flat_wanted, no_flat_field,
+    flat_key_bytes, flat_key_str, no_flat_field,
 };
 pub use internally_tagged::deserialize_internally_tagged;
 pub use unit_variant::{InternallyTaggedUnitVisitor, UntaggedUnitVisitor};

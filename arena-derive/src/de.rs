@@ -208,7 +208,7 @@ fn content_body(params: &Params, cont: &Container) -> Option<TokenStream> {
     }
 }
 
-/// `const __FLAT_FIELDS` and `fn __flat_field`, for a struct with named fields and none
+/// `const __FLAT_BY_NAME` and `fn __flat_field`, for a struct with named fields and none
 /// flattened, read as itself: flattened into another struct, it takes the entries named in its
 /// `FIELDS` (aliases included), as serde's flattened deserializer hands them to it, and tells
 /// them apart by a `match` on the names.
@@ -229,8 +229,7 @@ fn flat_fields(cont: &Container) -> Option<TokenStream> {
         .iter()
         .map(|name| proc_macro2::Literal::byte_string(name.as_bytes()));
     Some(quote! {
-        const __FLAT_FIELDS: ::core::option::Option<&'static [&'static str]> =
-            ::core::option::Option::Some(&[#(#names),*]);
+        const __FLAT_BY_NAME: bool = true;
 
         #[inline]
         #[allow(unreachable_patterns)]

@@ -32,7 +32,7 @@
 //! #1682).
 //!
 //! When the first flattened field is a struct reading its entries by name
-//! ([`ArenaDeserialize::__FLAT_FIELDS`], which the derive fills in for its structs with named
+//! ([`ArenaDeserialize::__FLAT_BY_NAME`], which the derive sets for its structs with named
 //! fields), nothing of it is buffered: the struct reads from a [`FlatDriver`] over the map, which
 //! hands it the entries named in its fields as the map is read, the struct's own to the struct,
 //! and collects the rest for the flattened fields after it.
@@ -527,16 +527,15 @@ pub enum FlatNext<'bump> {
 }
 
 /// The map of a struct whose first flattened field is a struct reading its entries by name
-/// ([`ArenaDeserialize::__FLAT_FIELDS`]), as a `Deserializer` for that field: the map is read
+/// ([`ArenaDeserialize::__FLAT_BY_NAME`]), as a `Deserializer` for that field: the map is read
 /// once, each key in turn going to the struct (`own`: its fields), to the flattened struct
-/// (a key named in its fields), or to the [`FlatCollector`] for the flattened fields after it,
+/// (a key named in its fields, [`ArenaDeserialize::__flat_field`]), or to the [`FlatCollector`] for the flattened fields after it,
 /// as serde's flattened deserializer would have handed them out of its buffer. The flattened
 /// struct's values are read straight from the input, as from serde's buffer (it reads with
 /// `__deserialize_content_in`). Not public API.
 pub struct FlatDriver<'a, 'bump, A: ?Sized, M, F> {
     map: &'a mut M,
     collect: &'a mut FlatCollector<'bump, A>,
-    fields: &'static [&'static str],
     own: F,
     human_readable: bool,
     /// Whether the map's end was read.
@@ -544,20 +543,18 @@ pub struct FlatDriver<'a, 'bump, A: ?Sized, M, F> {
 }
 
 impl<'a, 'bump, A: ?Sized, M, F> FlatDriver<'a, 'bump, A, M, F> {
-    /// The map `map`, its keys read by `own` (which reads the value of a key of the struct's
-    /// own), the flattened struct's entries named in `fields`, the other entries collected in
-    /// `collect`.
+    /// The map `map`, its keys read by `own`, which reads the value of a key of the struct's
+    /// own and tells the flattened struct's keys and the others apart ([`FlatNext`]), the
+    /// other entries collected in `collect`.
     pub fn new(
         map: &'a mut M,
         collect: &'a mut FlatCollector<'bump, A>,
-        fields: &'static [&'static str],
         human_readable: bool,
         own: F,
     ) -> Self {
         Self {
             map,
             collect,
-            fields,
             own,
             human_readable,
             ended: false,
@@ -621,7 +618,7 @@ where
 impl<A: ?Sized, M, F> fmt::Debug for FlatDriver<'_, '_, A, M, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FlatDriver")
-            .field("fields", &self.fields)
+            .field("ended", &self.ended)
             .finish_non_exhaustive()
     }
 }
@@ -655,18 +652,11 @@ where
     }
 }
 
-/// No name: the wanted names of a struct that hands no key to a flattened struct
-/// ([`ArenaDeserialize::__flat_field`] of nothing). Not public API.
+/// No name: what a key is to a type that reads no flattened entries by name, and to a struct
+/// that hands no key to a flattened struct ([`ArenaDeserialize::__flat_field`]). Not public
+/// API.
 #[must_use]
 #[inline(always)]
 pub const fn no_flat_field(_key: &[u8]) -> Option<&'static str> {
     None
-}
-
-/// The name in `wanted` that `key` (a string's bytes, or bytes) is, if any: a key a flattened
-/// struct reads as the map is read ([`FlatDriver`]). Not public API.
-#[must_use]
-#[inline]
-pub fn flat_wanted(wanted: &'static [&'static str], key: &[u8]) -> Option<&'static str> {
-    wanted.iter().copied().find(|name| name.as_bytes() == key)
 }

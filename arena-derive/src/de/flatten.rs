@@ -65,7 +65,7 @@ pub fn collect_arm(params: &Params) -> TokenStream {
 
 /// The reading of the map's keys, `match_keys` (the loop over `__map` with the arms `arms`
 /// reading the struct's own fields), unless the first flattened field is a struct reading its
-/// entries by name (`ArenaDeserialize::__FLAT_FIELDS`): then that struct reads from a
+/// entries by name (`ArenaDeserialize::__FLAT_BY_NAME`): then that struct reads from a
 /// `FlatDriver` over the map, which hands it the entries named in its fields as the map is read,
 /// the struct's own keys to `arms`, and the rest to `__collect`; the struct is left in
 /// `__first_flat` for [`extract`].
@@ -105,7 +105,7 @@ pub fn drive_first(
             ::core::result::Result::Ok(#krate::__private::FlatNext::Own)
         }
     };
-    // A field read by serde or by a function is read from the buffered entries, as before.
+    // A field read by serde or by a function is read from the buffered entries.
     if !matches!(first.read(), crate::ast::Read::Arena) {
         return quote! {
             #match_keys
@@ -114,31 +114,27 @@ pub fn drive_first(
     }
     quote! {
         let __first_flat: ::core::option::Option<#ty> =
-            match <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__FLAT_FIELDS {
-                ::core::option::Option::Some(__fields) => {
-                    let __driver = #krate::__private::FlatDriver::new(
-                        &mut __map,
-                        &mut __collect,
-                        __fields,
-                        __human_readable,
-                        |mut __map: &mut __A| -> ::core::result::Result<#krate::__private::FlatNext<#bump>, __A::Error> {
-                            let ::core::option::Option::Some(__key) = #next_key else {
-                                return ::core::result::Result::Ok(#krate::__private::FlatNext::End);
-                            };
-                            #dispatch
-                        },
-                    );
-                    ::core::option::Option::Some(
-                        <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_content_in(
-                            __arena,
-                            __driver,
-                        )?,
-                    )
-                }
-                ::core::option::Option::None => {
-                    #match_keys
-                    ::core::option::Option::None
-                }
+            if <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__FLAT_BY_NAME {
+                let __driver = #krate::__private::FlatDriver::new(
+                    &mut __map,
+                    &mut __collect,
+                    __human_readable,
+                    |mut __map: &mut __A| -> ::core::result::Result<#krate::__private::FlatNext<#bump>, __A::Error> {
+                        let ::core::option::Option::Some(__key) = #next_key else {
+                            return ::core::result::Result::Ok(#krate::__private::FlatNext::End);
+                        };
+                        #dispatch
+                    },
+                );
+                ::core::option::Option::Some(
+                    <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_content_in(
+                        __arena,
+                        __driver,
+                    )?,
+                )
+            } else {
+                #match_keys
+                ::core::option::Option::None
             };
     }
 }
