@@ -172,7 +172,7 @@ pub unsafe trait BumpAllocator {
     /// # Errors
     ///
     /// [`AllocError`] when the arena is out of memory or over its limit.
-    #[inline]
+    #[inline(always)]
     fn try_alloc_bytes(&self, bytes: &[u8]) -> Result<&[u8], AllocError> {
         self.try_alloc_slice_copy(bytes).map(|copy| &*copy)
     }
@@ -182,7 +182,10 @@ pub unsafe trait BumpAllocator {
     /// # Errors
     ///
     /// [`AllocError`] when the arena is out of memory or over its limit.
-    #[inline]
+    ///
+    /// Always inlined, as [`try_alloc_bytes`](Self::try_alloc_bytes): a few instructions
+    /// around the copy, called for every string a reader keeps, where a call costs as much.
+    #[inline(always)]
     fn try_alloc_str(&self, s: &str) -> Result<&str, AllocError> {
         let bytes = self.try_alloc_bytes(s.as_bytes())?;
         // SAFETY: `bytes` is a byte-for-byte copy of a `str`, so it is valid UTF-8.
@@ -397,7 +400,7 @@ pub trait BumpAllocatorExt: BumpAllocator {
         clippy::mut_from_ref,
         reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
     )]
-    #[inline]
+    #[inline(always)]
     fn try_alloc_uninit_slice<T>(
         &self,
         len: usize,

@@ -344,7 +344,7 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Consumes the literal `word` starting at the reading position.
-    #[inline]
+    #[inline(always)]
     pub(super) fn literal(&mut self, word: &[u8]) -> Result<(), Refused> {
         self.eat();
         self.ident(&word[1..])

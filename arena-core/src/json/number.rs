@@ -104,6 +104,15 @@ pub(super) fn parse(input: &[u8], start: usize, single: bool) -> Result<(Number,
                 exponent -= 8;
                 at += 8;
             }
+            // A tail of four to seven digits (a coordinate's last ones) in one word too.
+            if let Some((run, joined)) = short_run(input, at, significand) {
+                significand = joined;
+                #[expect(clippy::cast_possible_wrap, reason = "a run is at most 7 digits")]
+                {
+                    exponent -= run as i64;
+                }
+                at += run;
+            }
             while let Some(d) = digit(at) {
                 match significand.checked_mul(10).and_then(|s| s.checked_add(d)) {
                     Some(s) if exact => {
@@ -200,19 +209,58 @@ fn eight_digits(input: &[u8], at: usize) -> Option<u64> {
     if high | (carried >> 4) != 0x3333_3333_3333_3333 {
         return None;
     }
+    Some(combine(word - 0x3030_3030_3030_3030))
+}
+
+/// The number whose digits' values (0 to 9) are the eight bytes of `values`, the first digit
+/// in the low byte: in three multiplications.
+#[inline(always)]
+const fn combine(values: u64) -> u64 {
     const MASK: u64 = 0x0000_00FF_0000_00FF;
     const MUL1: u64 = 0x000F_4240_0000_0064; // 1,000,000 and 100
     const MUL2: u64 = 0x0000_2710_0000_0001; // 10,000 and 1
-    let v = word - 0x3030_3030_3030_3030;
-    // Pairs of digits: each byte pair's low byte becomes its two-digit value.
-    let v = v * 10 + (v >> 8);
+    // Pairs of digits: each byte pair's low byte becomes its two-digit value (at most 99).
+    let v = values * 10 + (values >> 8);
     // The four pairs combined, the first digit the most significant.
-    Some(
-        (v & MASK)
-            .wrapping_mul(MUL1)
-            .wrapping_add(((v >> 16) & MASK).wrapping_mul(MUL2))
-            >> 32,
-    )
+    (v & MASK)
+        .wrapping_mul(MUL1)
+        .wrapping_add(((v >> 16) & MASK).wrapping_mul(MUL2))
+        >> 32
+}
+
+/// `10^n` for the lengths of a run [`short_run`] joins.
+const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// The run of four to seven ASCII digits at `input[at..]` joined to `significand` as that many
+/// steps of `significand × 10 + digit` would join them: how many digits and the significand.
+/// `None` for a run of fewer than four (its fourth byte tells, and a step per digit is
+/// cheaper), of eight or more (which [`eight_digits`] reads), where fewer than eight bytes are
+/// left, and where the significand would overflow a `u64`: the caller's steps read those.
+///
+/// The run's length comes from a mask of the bytes that are not digits, and the run, moved to
+/// the word's high end so that zeros lead it, is combined as [`eight_digits`] combines eight.
+#[inline(always)]
+fn short_run(input: &[u8], at: usize, significand: u64) -> Option<(usize, u64)> {
+    if !input.get(at.wrapping_add(3))?.is_ascii_digit() {
+        return None;
+    }
+    let bytes: [u8; 8] = input.get(at..at.wrapping_add(8))?.try_into().ok()?;
+    // Each byte's value as a digit: 0 to 9 for `0` to `9`, above 9 for every other byte.
+    let values = u64::from_le_bytes(bytes) ^ 0x3030_3030_3030_3030;
+    // A byte's high bit set when its value is above 9: its low seven bits plus 0x76 reach
+    // 0x80 from 10 (and never carry into the next byte: at most 0x7F + 0x76), and a value of
+    // 0x80 or more has the bit already.
+    let not_digit = (((values & 0x7F7F_7F7F_7F7F_7F7F) + 0x7676_7676_7676_7676) | values)
+        & 0x8080_8080_8080_8080;
+    let run = (not_digit.trailing_zeros() / 8) as usize;
+    let power = *POW10_U64.get(run)?;
+    if run < 4 {
+        return None;
+    }
+    let joined = significand
+        .checked_mul(power)?
+        .checked_add(combine(values << (8 * (8 - run))))?;
+    Some((run, joined))
 }
 
 /// Clinger's fast path: `significand × 10^exponent` when both are exact in the float asked for,
@@ -361,6 +409,43 @@ mod tests {
                 assert_eq!(eight_digits(&word, 0), None, "{word:?}");
             }
         }
+    }
+
+    #[test]
+    fn short_runs_are_read_as_steps_of_one_digit_read_them() {
+        let by_steps = |input: &[u8], significand: u64| -> Option<(usize, u64)> {
+            let run = input
+                .iter()
+                .take(8)
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            if input.len() < 8 || !(4..8).contains(&run) {
+                return None;
+            }
+            input[..run]
+                .iter()
+                .try_fold(significand, |s, &b| {
+                    s.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+                })
+                .map(|s| (run, s))
+        };
+        for run in 0..=9 {
+            for end in (0..=255u8).filter(|b| !b.is_ascii_digit()) {
+                let mut text = b"9876543210".to_vec();
+                if run < text.len() {
+                    text[run] = end;
+                }
+                for significand in [0, 7, FOLD8_MAX, u64::MAX / 10_000, u64::MAX / 10, u64::MAX] {
+                    assert_eq!(
+                        short_run(&text, 0, significand),
+                        by_steps(&text, significand),
+                        "{text:?} {significand}"
+                    );
+                }
+            }
+        }
+        assert_eq!(short_run(b"1234567", 0, 0), None);
+        assert_eq!(short_run(b"1234x678", 0, 5), Some((4, 51_234)));
     }
 
     /// Numbers of every length of integer and fraction, against serde_json (with
