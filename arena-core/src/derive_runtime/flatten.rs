@@ -529,8 +529,9 @@ pub enum FlatNext<'bump> {
 /// The map of a struct whose first flattened field is a struct reading its entries by name
 /// ([`ArenaDeserialize::__FLAT_BY_NAME`]), as a `Deserializer` for that field: the map is read
 /// once, each key in turn going to the struct (`own`: its fields), to the flattened struct
-/// (a key named in its fields, [`ArenaDeserialize::__flat_field`]), or to the [`FlatCollector`] for the flattened fields after it,
-/// as serde's flattened deserializer would have handed them out of its buffer. The flattened
+/// (a key named in its fields, [`ArenaDeserialize::__flat_field`]), or to the
+/// [`FlatCollector`] for the flattened fields after it, as serde's flattened deserializer would
+/// have handed them out of its buffer. The flattened
 /// struct's values are read straight from the input, as from serde's buffer (it reads with
 /// `__deserialize_content_in`). Not public API.
 pub struct FlatDriver<'a, 'bump, A: ?Sized, M, F> {

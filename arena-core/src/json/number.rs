@@ -201,15 +201,25 @@ fn eight_digits(input: &[u8], at: usize) -> Option<u64> {
     if !input.get(at.wrapping_add(7))?.is_ascii_digit() {
         return None;
     }
-    let bytes: [u8; 8] = input.get(at..at.wrapping_add(8))?.try_into().ok()?;
-    let word = u64::from_le_bytes(bytes);
-    // Every byte is 0x30..=0x39: its high nibble is 3, and adding 6 leaves it 3 (no carry).
-    let high = word & 0xF0F0_F0F0_F0F0_F0F0;
-    let carried = word.wrapping_add(0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0;
-    if high | (carried >> 4) != 0x3333_3333_3333_3333 {
-        return None;
+    match digit_word(input, at)? {
+        (8, values) => Some(combine(values)),
+        _ => None,
     }
-    Some(combine(word - 0x3030_3030_3030_3030))
+}
+
+/// The eight bytes at `input[at..]` read as one little-endian word (the first byte low): how
+/// many of them, from the first, are ASCII digits, and every byte's value as a digit (0 to 9
+/// for `0` to `9`, above 9 for any other byte). `None` where fewer than eight bytes are left.
+#[inline(always)]
+fn digit_word(input: &[u8], at: usize) -> Option<(usize, u64)> {
+    let bytes: [u8; 8] = input.get(at..at.wrapping_add(8))?.try_into().ok()?;
+    let values = u64::from_le_bytes(bytes) ^ 0x3030_3030_3030_3030;
+    // A byte's high bit set when its value is above 9: its low seven bits plus 0x76 reach
+    // 0x80 from 10 (and never carry into the next byte: at most 0x7F + 0x76), and a value of
+    // 0x80 or more has the bit already.
+    let not_digit = (((values & 0x7F7F_7F7F_7F7F_7F7F) + 0x7676_7676_7676_7676) | values)
+        & 0x8080_8080_8080_8080;
+    Some(((not_digit.trailing_zeros() / 8) as usize, values))
 }
 
 /// The number whose digits' values (0 to 9) are the eight bytes of `values`, the first digit
@@ -237,22 +247,14 @@ const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_0
 /// cheaper), of eight or more (which [`eight_digits`] reads), where fewer than eight bytes are
 /// left, and where the significand would overflow a `u64`: the caller's steps read those.
 ///
-/// The run's length comes from a mask of the bytes that are not digits, and the run, moved to
-/// the word's high end so that zeros lead it, is combined as [`eight_digits`] combines eight.
+/// The run's length comes from [`digit_word`], and the run, moved to the word's high end so
+/// that zeros lead it, is combined as [`eight_digits`] combines eight.
 #[inline(always)]
 fn short_run(input: &[u8], at: usize, significand: u64) -> Option<(usize, u64)> {
     if !input.get(at.wrapping_add(3))?.is_ascii_digit() {
         return None;
     }
-    let bytes: [u8; 8] = input.get(at..at.wrapping_add(8))?.try_into().ok()?;
-    // Each byte's value as a digit: 0 to 9 for `0` to `9`, above 9 for every other byte.
-    let values = u64::from_le_bytes(bytes) ^ 0x3030_3030_3030_3030;
-    // A byte's high bit set when its value is above 9: its low seven bits plus 0x76 reach
-    // 0x80 from 10 (and never carry into the next byte: at most 0x7F + 0x76), and a value of
-    // 0x80 or more has the bit already.
-    let not_digit = (((values & 0x7F7F_7F7F_7F7F_7F7F) + 0x7676_7676_7676_7676) | values)
-        & 0x8080_8080_8080_8080;
-    let run = (not_digit.trailing_zeros() / 8) as usize;
+    let (run, values) = digit_word(input, at)?;
     let power = *POW10_U64.get(run)?;
     if run < 4 {
         return None;
