@@ -401,15 +401,30 @@ impl<T> ScratchVec<T> {
         }
     }
 
-    /// Moves the elements into one arena allocation of exactly their size. Inline: its one
-    /// caller outside the tests is out of line itself (`slice_builder::finish_scratch`).
+    /// Moves the elements into one arena allocation of exactly their size, and closes the frame.
+    #[cfg(test)]
+    pub(crate) fn finish_in<'bump, A: BumpAllocator + ?Sized>(
+        mut self,
+        arena: &'bump A,
+    ) -> Result<&'bump mut [T], AllocError>
+    where
+        T: 'bump,
+    {
+        self.move_into(arena)
+    }
+
+    /// Moves the elements into one arena allocation of exactly their size, leaving the frame
+    /// open and empty (it closes when dropped). By reference: a frame moved into an out-of-line
+    /// call is copied first, and the copy's wide loads stall on the narrow stores `push` just
+    /// made to it. Inline: its one caller outside the tests is out of line itself
+    /// (`slice_builder::finish_scratch`).
     #[inline]
     #[expect(
         clippy::mut_from_ref,
         reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
     )]
-    pub(crate) fn finish_in<'bump, A: BumpAllocator + ?Sized>(
-        mut self,
+    pub(crate) fn move_into<'bump, A: BumpAllocator + ?Sized>(
+        &mut self,
         arena: &'bump A,
     ) -> Result<&'bump mut [T], AllocError>
     where
@@ -436,13 +451,15 @@ impl<T> ScratchVec<T> {
                     // SAFETY: the frame's `len` elements are initialised at `start..`, aligned
                     // (see `push`); `dst` is a fresh arena block of `len` elements (dangling for
                     // zero-sized `T` or `len == 0`, where the copy is of zero bytes), disjoint
-                    // from the stack. The copy moves the values: the frame is closed by `Drop`
-                    // right after and never reads them.
+                    // from the stack. The copy moves the values: the frame is emptied right
+                    // after and never reads them.
                     unsafe { ptr::copy_nonoverlapping(src, out, len) };
+                    stack.len.set(*start);
                 } else {
                     // SAFETY: as above, and `start` is the frame's offset on `stack`.
                     unsafe { move_releasing(stack, *start, src, out, len) };
                 }
+                *count = 0;
                 // SAFETY: the block now holds `len` initialised `T`s, kept valid and unaliased
                 // for `'bump` by the arena.
                 Ok(unsafe { &mut *(ptr::from_mut(dst) as *mut [T]) })

@@ -105,6 +105,9 @@ enum Place<T> {
         /// real check runs again, and the final copy is charged in any case).
         unchecked_up_to: usize,
     },
+    /// Finished: the elements are handed out, the block's hold or the scratch frame given
+    /// back.
+    Done,
 }
 
 /// What a direct block was taken on.
@@ -199,6 +202,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         match &self.place {
             Place::Direct { len, .. } => *len,
             Place::Scratch { items, .. } => items.len(),
+            Place::Done => 0,
         }
     }
 
@@ -235,6 +239,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                 }
                 Ok(())
             }
+            Place::Done => unreachable!("a finished builder takes no more elements"),
         }
     }
 
@@ -335,29 +340,37 @@ impl<'bump, T> SliceBuilder<'bump, T> {
 
     /// The finished slice: the direct block (its unused tail, if any, stays behind), or the
     /// scratch elements copied into the arena at their exact size, charged to the budget.
+    /// Leaves the builder finished: its block's hold or its scratch frame is given back
+    /// here. By reference: a builder moved into the call is copied first, in wide loads that
+    /// stall on the narrow stores of the last `push` (felt once per array or object of a
+    /// document of small ones).
     #[inline(always)]
     #[expect(
         clippy::mut_from_ref,
         reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
     )]
     pub(crate) fn finish<A: BumpAllocator + ?Sized>(
-        self,
+        &mut self,
         arena: &'bump A,
     ) -> Result<&'bump mut [T], BuildError>
     where
         T: 'bump,
     {
-        match self.place {
-            Place::Direct { ptr, cap, len, .. } => {
+        let out = match &mut self.place {
+            &mut Place::Direct { ptr, cap, len, .. } => {
                 trust::judge::<T>(cap, len);
                 // SAFETY: the first `len` slots of the block were written by `push`; the block
-                // lives as long as the arena borrow `'bump` and is handed out only here.
+                // lives as long as the arena borrow `'bump` and is handed out only here (the
+                // builder is finished right after, and forgets it).
                 Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) })
             }
             Place::Scratch {
                 items, announced, ..
-            } => finish_scratch(items, announced, arena),
-        }
+            } => finish_scratch(items, *announced, arena),
+            Place::Done => Ok(&mut [][..]),
+        };
+        self.place = Place::Done;
+        out
     }
 
     /// The elements as a scratch vector (moving them out of a direct block if need be), for
@@ -366,6 +379,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     pub(crate) fn into_scratch(self) -> Result<ScratchVec<T>, BuildError> {
         match self.place {
             Place::Scratch { items, .. } => Ok(items),
+            Place::Done => Ok(ScratchVec::new(None)?),
             Place::Direct { ptr, len, .. } => {
                 let mut items = ScratchVec::new(Some(len))?;
                 for i in 0..len {
@@ -410,7 +424,7 @@ fn recheck<T>(len: usize) -> Result<usize, BuildError> {
 /// of line, so that finishing a direct block stays a few instructions where it is inlined.
 #[inline(never)]
 fn finish_scratch<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
-    items: ScratchVec<T>,
+    items: &mut ScratchVec<T>,
     announced: Option<usize>,
     arena: &'bump A,
 ) -> Result<&'bump mut [T], BuildError> {
@@ -419,7 +433,7 @@ fn finish_scratch<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
     }
     // `len * size` cannot overflow: the elements exist on the scratch stack.
     call::charge(items.len() * size_of::<T>())?;
-    Ok(items.finish_in(arena)?)
+    Ok(items.move_into(arena)?)
 }
 
 /// A direct block of `n` elements taken on the input's word (see the module docs), if the
@@ -540,7 +554,7 @@ where
     let mut items =
         SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
     items.extend_from_seq(&mut seq, elem)?;
-    finish(items, arena)
+    finish(&mut items, arena)
 }
 
 /// Reads every element of `seq` with `elem` as [`read_slice`] does, into a builder left open:
@@ -593,7 +607,7 @@ where
     let mut entries =
         SliceBuilder::new(arena, map.size_hint(), direct).map_err(BuildError::into_de)?;
     entries.extend_from_map(&mut map, key, value)?;
-    finish(entries, arena)
+    finish(&mut entries, arena)
 }
 
 /// Reads every entry of `map` as [`read_entries`] does, into a builder left open, as
@@ -622,7 +636,7 @@ where
 /// The finished slice of `items`, in the arena at its exact size, or the format's error.
 #[inline]
 pub(crate) fn finish<'bump, T, A, E>(
-    items: SliceBuilder<'bump, T>,
+    items: &mut SliceBuilder<'bump, T>,
     arena: &'bump A,
 ) -> Result<&'bump mut [T], E>
 where

@@ -96,8 +96,8 @@ impl<'bump, A: BumpAllocator + ?Sized> FlatCollector<'bump, A> {
     /// # Errors
     ///
     /// The byte budget exceeded, or the arena out of memory.
-    pub fn finish<E: Error>(self) -> Result<&'bump mut [FlatEntry<'bump>], E> {
-        slice_builder::finish(self.entries, self.arena)
+    pub fn finish<E: Error>(mut self) -> Result<&'bump mut [FlatEntry<'bump>], E> {
+        slice_builder::finish(&mut self.entries, self.arena)
     }
 }
 

@@ -370,6 +370,6 @@ where
     let Some(tag) = tag else {
         return Err(M::Error::missing_field(tag_name));
     };
-    let entries = slice_builder::finish(entries, arena)?;
+    let entries = slice_builder::finish(&mut entries, arena)?;
     Ok((tag, Value::Map(entries)))
 }

@@ -113,5 +113,5 @@ where
         bytes.push(byte).map_err(AllocError::into_de)?;
     }
     call::admit_str(bytes.len()).map_err(LimitHit::into_de)?;
-    bytes.finish_in(arena).map_err(AllocError::into_de)
+    bytes.move_into(arena).map_err(AllocError::into_de)
 }

@@ -86,8 +86,8 @@ impl<'de, 'bump, A: BumpAllocator + ?Sized> Visitor<'de> for BytesVisitor<'bump,
 
     fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<Self::Value, S::Error> {
         let byte = NestedSeed::<u8, A>::new(self.arena);
-        let bytes = slice_builder::collect(self.arena, seq, byte, true)?;
+        let mut bytes = slice_builder::collect(self.arena, seq, byte, true)?;
         call::check_str_len(bytes.len()).map_err(LimitHit::into_de)?;
-        slice_builder::finish(bytes, self.arena)
+        slice_builder::finish(&mut bytes, self.arena)
     }
 }

@@ -132,7 +132,7 @@ impl<'de> Deserializer<'de> {
                 }
             }
         }
-        slice_builder::finish(items, arena).map(|items| &*items)
+        slice_builder::finish(&mut items, arena).map(|items| &*items)
     }
 
     /// The entries of the object at the reading position (its `{` peeked), one level deeper.
@@ -194,6 +194,6 @@ impl<'de> Deserializer<'de> {
                 }
             }
         }
-        slice_builder::finish(entries, arena).map(|entries| &*entries)
+        slice_builder::finish(&mut entries, arena).map(|entries| &*entries)
     }
 }
