@@ -181,12 +181,12 @@ impl<'de> Deserializer<'de> {
     pub(super) fn str<'s>(&'s mut self) -> Result<Text<'de, 's, str>, Refused> {
         // Most strings are ASCII without escapes: one run, borrowed.
         let start = self.pos;
-        let (end, above_ascii) = string::plain_run(self.input, start);
-        if !above_ascii && self.input.get(end) == Some(&b'"') {
+        let end = string::ascii_run(self.input, start);
+        if self.input.get(end) == Some(&b'"') {
             self.pos = end + 1;
             let run = &self.input[start..end];
-            // SAFETY: every byte of the run is ASCII (`plain_run` saw none above it), so it is
-            // UTF-8.
+            // SAFETY: every byte of the run is ASCII (`ascii_run` stops at the first above
+            // it), so it is UTF-8.
             return Ok(Text::Borrowed(unsafe {
                 core::str::from_utf8_unchecked(run)
             }));

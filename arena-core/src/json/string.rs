@@ -23,6 +23,38 @@ pub(super) fn plain_run(input: &[u8], from: usize) -> (usize, bool) {
     }
 }
 
+/// Where the first byte at or after `from` in `input` that is not plain ASCII is: a quote, a
+/// backslash, a control character or a byte above ASCII (`input.len()` when there is none).
+///
+/// The first look at a string: most strings are ASCII without escapes, and for them this
+/// finds the closing quote with nothing else to track; [`plain_run`] reads the others.
+#[inline]
+pub(super) fn ascii_run(input: &[u8], from: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::ascii_run(input, from)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        swar::ascii_run(input, from)
+    }
+}
+
+/// Whether `b` ends an ASCII run: a byte that ends a plain run, or one above ASCII.
+#[inline(always)]
+const fn ends_ascii_run(b: u8) -> bool {
+    ends_run(b) || b >= 0x80
+}
+
+/// [`ascii_run`] one byte at a time, from `at`: the tail shorter than a vector.
+#[inline(always)]
+fn ascii_run_bytes(input: &[u8], mut at: usize) -> usize {
+    while input.get(at).is_some_and(|&b| !ends_ascii_run(b)) {
+        at += 1;
+    }
+    at
+}
+
 /// Whether `b` ends a plain run: a quote, a backslash or a control character.
 #[inline(always)]
 const fn ends_run(b: u8) -> bool {
@@ -45,9 +77,34 @@ fn plain_run_bytes(input: &[u8], mut at: usize, mut above_ascii: bool) -> (usize
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8,
     };
+
+    /// [`ascii_run`](super::ascii_run) with SSE2: a byte below `0x20` as a signed byte is a
+    /// control character or a byte above ASCII, so one signed comparison finds both.
+    #[inline(always)]
+    pub(super) fn ascii_run(input: &[u8], from: usize) -> usize {
+        let mut at = from;
+        while let Some(block) = input.get(at..at.wrapping_add(16)) {
+            // SAFETY: `block` is 16 bytes of `input` (`get` checked the range), and an
+            // unaligned load reads exactly 16 bytes from its start. The other intrinsics only
+            // compute on registers, with SSE2, which every x86_64 CPU has.
+            let stops = unsafe {
+                let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+                let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"'.cast_signed()));
+                let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\'.cast_signed()));
+                let control_or_high = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+                let stop = _mm_or_si128(_mm_or_si128(quote, backslash), control_or_high);
+                _mm_movemask_epi8(stop).cast_unsigned()
+            };
+            if stops != 0 {
+                return at + stops.trailing_zeros() as usize;
+            }
+            at += 16;
+        }
+        super::ascii_run_bytes(input, at)
+    }
 
     /// [`plain_run`](super::plain_run) with SSE2, which every x86_64 CPU has: 16 bytes are
     /// compared against a quote, a backslash and the control characters at once.
@@ -86,23 +143,50 @@ mod sse2 {
 
 #[cfg(any(test, not(target_arch = "x86_64")))]
 mod swar {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+
+    /// The bytes of `w` that end a plain run (a quote, a backslash, a control character),
+    /// each flagged by its high bit. A flag above the lowest may be false (a borrow carries
+    /// into the next byte), but the lowest is exact, and so is the lowest of a union.
+    #[inline(always)]
+    const fn run_ends(w: u64) -> u64 {
+        // A byte's high bit is set in `zero(x)` where the byte of `x` is zero, and in no
+        // byte below the first such.
+        const fn zero(x: u64) -> u64 {
+            x.wrapping_sub(ONES) & !x & HIGH
+        }
+        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+        zero(w ^ (ONES * b'"' as u64)) | zero(w ^ (ONES * b'\\' as u64)) | control
+    }
+
+    /// [`ascii_run`](super::ascii_run) on 8 bytes at a time in a `u64`.
+    #[inline(always)]
+    pub(super) fn ascii_run(input: &[u8], from: usize) -> usize {
+        let mut at = from;
+        while let Some(block) = input.get(at..at.wrapping_add(8)) {
+            let mut word = [0; 8];
+            word.copy_from_slice(block);
+            let w = u64::from_le_bytes(word);
+            let stops = run_ends(w) | (w & HIGH);
+            if stops != 0 {
+                return at + (stops.trailing_zeros() / 8) as usize;
+            }
+            at += 8;
+        }
+        super::ascii_run_bytes(input, at)
+    }
+
     /// [`plain_run`](super::plain_run) on 8 bytes at a time in a `u64`.
     #[inline(always)]
     pub(super) fn plain_run(input: &[u8], from: usize) -> (usize, bool) {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
         let mut at = from;
         let mut above_ascii = false;
         while let Some(block) = input.get(at..at.wrapping_add(8)) {
             let mut word = [0; 8];
             word.copy_from_slice(block);
             let w = u64::from_le_bytes(word);
-            // A byte's high bit is set in `zero(x)` where the byte of `x` is zero, and in no
-            // byte below the first such: the lowest flagged byte is exact.
-            let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-            let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-            let special =
-                zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) | control;
+            let special = run_ends(w);
             if special != 0 {
                 let first = special.trailing_zeros() / 8;
                 let before = (1u64 << (first * 8)).wrapping_sub(1);
@@ -284,6 +368,44 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn ascii_run_agrees_with_the_bytes_at_every_offset_and_length() {
+        let stops: [&[u8]; 8] = [
+            b"\"",
+            b"\\",
+            b"\x00",
+            b"\x1f",
+            "é".as_bytes(),
+            b"\x80",
+            b"\xff",
+            b"\x7f",
+        ];
+        for len in 0..40 {
+            for at in 0..len {
+                for stop in stops {
+                    let mut input = vec![b'a'; len];
+                    input.splice(at..at + 1, stop.iter().copied());
+                    for from in 0..input.len() {
+                        let expected = ascii_run_bytes(&input, from);
+                        assert_eq!(ascii_run(&input, from), expected, "{input:?} {from}");
+                        assert_eq!(swar::ascii_run(&input, from), expected, "{input:?} {from}");
+                    }
+                }
+            }
+        }
+        // Every byte value, alone after a run: only printable ASCII other than the quote and
+        // the backslash continues it.
+        for b in 0..=255u8 {
+            let mut input = b"abcdefghijklmnopq".to_vec();
+            input.push(b);
+            input.extend_from_slice(b"rstuvwxyz0123456789\"");
+            let stops_at_b = !(0x20..0x80).contains(&b) || b == b'"' || b == b'\\';
+            let want = if stops_at_b { 17 } else { input.len() - 1 };
+            assert_eq!(ascii_run(&input, 0), want, "{b:#x}");
+            assert_eq!(swar::ascii_run(&input, 0), want, "{b:#x}");
         }
     }
 
