@@ -86,12 +86,14 @@ mod sse2 {
     #[inline(always)]
     pub(super) fn ascii_run(input: &[u8], from: usize) -> usize {
         let mut at = from;
-        while let Some(block) = input.get(at..at.wrapping_add(16)) {
-            // SAFETY: `block` is 16 bytes of `input` (`get` checked the range), and an
-            // unaligned load reads exactly 16 bytes from its start. The other intrinsics only
-            // compute on registers, with SSE2, which every x86_64 CPU has.
+        // One comparison per block: `at <= last` is `at + 16 <= input.len()`.
+        let last = input.len().checked_sub(16);
+        while last.is_some_and(|last| at <= last) {
+            // SAFETY: `at + 16 <= input.len()` (the loop's condition), and an unaligned load
+            // reads exactly 16 bytes from `input[at]`. The other intrinsics only compute on
+            // registers, with SSE2, which every x86_64 CPU has.
             let stops = unsafe {
-                let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+                let v = _mm_loadu_si128(input.as_ptr().add(at).cast::<__m128i>());
                 let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"'.cast_signed()));
                 let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\'.cast_signed()));
                 let control_or_high = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
@@ -112,12 +114,13 @@ mod sse2 {
     pub(super) fn plain_run(input: &[u8], from: usize) -> (usize, bool) {
         let mut at = from;
         let mut above_ascii = false;
-        while let Some(block) = input.get(at..at.wrapping_add(16)) {
-            // SAFETY: `block` is 16 bytes of `input` (`get` checked the range), and an
-            // unaligned load reads exactly 16 bytes from its start. The other intrinsics only
-            // compute on registers, with SSE2, which every x86_64 CPU has.
+        let last = input.len().checked_sub(16);
+        while last.is_some_and(|last| at <= last) {
+            // SAFETY: `at + 16 <= input.len()` (the loop's condition), and an unaligned load
+            // reads exactly 16 bytes from `input[at]`. The other intrinsics only compute on
+            // registers, with SSE2, which every x86_64 CPU has.
             let (special, high) = unsafe {
-                let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+                let v = _mm_loadu_si128(input.as_ptr().add(at).cast::<__m128i>());
                 let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"'.cast_signed()));
                 let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\'.cast_signed()));
                 // max(b, 0x1F) == 0x1F exactly when b <= 0x1F (unsigned).
