@@ -416,8 +416,8 @@ impl<T> ScratchVec<T> {
     /// Moves the elements into one arena allocation of exactly their size, leaving the frame
     /// open and empty (it closes when dropped). By reference: a frame moved into an out-of-line
     /// call is copied first, and the copy's wide loads stall on the narrow stores `push` just
-    /// made to it. Inline: its one caller outside the tests is out of line itself
-    /// (`slice_builder::finish_scratch`).
+    /// made to it. Inline: its callers are few (`slice_builder::finish_scratch`, itself out of
+    /// line, and the byte sequences of `impls::byte_seq`).
     #[inline]
     #[expect(
         clippy::mut_from_ref,
