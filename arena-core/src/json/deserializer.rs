@@ -191,13 +191,17 @@ impl<'de> Deserializer<'de> {
                 core::str::from_utf8_unchecked(run)
             }));
         }
-        self.str_with_escapes_or_utf8()
+        self.str_with_escapes_or_utf8(end)
     }
 
-    /// [`str`](Self::str) for a string with escapes or bytes above ASCII.
+    /// [`str`](Self::str) for a string with escapes or bytes above ASCII, whose bytes up to
+    /// `ascii_to` are plain ASCII (where [`string::ascii_run`] stopped).
     #[inline(never)]
-    fn str_with_escapes_or_utf8<'s>(&'s mut self) -> Result<Text<'de, 's, str>, Refused> {
-        let (text, above_ascii) = self.string_bytes(false)?;
+    fn str_with_escapes_or_utf8<'s>(
+        &'s mut self,
+        ascii_to: usize,
+    ) -> Result<Text<'de, 's, str>, Refused> {
+        let (text, above_ascii) = self.string_bytes(false, ascii_to)?;
         if !above_ascii {
             // SAFETY: every byte of the text is ASCII (`string_bytes` saw none above it, and
             // decoded escapes above ASCII set the flag too), so it is UTF-8.
@@ -213,14 +217,18 @@ impl<'de> Deserializer<'de> {
     /// Reads the string whose opening quote was just consumed, as bytes: its runs as they
     /// are, its escapes decoded. Also says whether a byte above ASCII is in it. A `raw` string
     /// is read as serde_json reads a byte string: control characters are kept, and an escaped
-    /// lone surrogate is written as its three bytes of WTF-8.
+    /// lone surrogate is written as its three bytes of WTF-8. The bytes from the reading
+    /// position up to `ascii_to` are known to be plain ASCII (no quote, backslash, control
+    /// character or byte above ASCII), and are not looked at again.
     #[inline]
     pub(super) fn string_bytes<'s>(
         &'s mut self,
         raw: bool,
+        ascii_to: usize,
     ) -> Result<(Text<'de, 's, [u8]>, bool), Refused> {
         let start = self.pos;
-        let mut at = start;
+        debug_assert!(start <= ascii_to && ascii_to <= self.input.len());
+        let mut at = ascii_to;
         // Where the run not yet copied into the scratch buffer starts, once an escape is met.
         let mut copied_to = None;
         let mut above_ascii = false;
@@ -520,7 +528,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         match self.peek() {
             Some(b'"') => {
                 self.eat();
-                match self.string_bytes(true)?.0 {
+                match self.string_bytes(true, self.pos)?.0 {
                     Text::Borrowed(b) => visitor.visit_borrowed_bytes(b),
                     Text::Copied(b) => visitor.visit_bytes(b),
                 }
