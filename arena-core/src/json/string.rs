@@ -356,22 +356,30 @@ mod tests {
         plain_run_bytes(input, from, false)
     }
 
-    #[test]
-    fn plain_run_agrees_with_the_bytes_at_every_offset_and_length() {
-        let specials: [&[u8]; 6] = [b"\"", b"\\", b"\x00", b"\x1f", "é".as_bytes(), b"\x7f"];
+    /// Runs `check` on `input` and every start in it, for every input of fewer than 40 plain
+    /// bytes with one of `stops` placed at each position.
+    fn each_placement(stops: &[&[u8]], check: impl Fn(&[u8], usize)) {
         for len in 0..40 {
             for at in 0..len {
-                for special in specials {
+                for stop in stops {
                     let mut input = vec![b'a'; len];
-                    input.splice(at..at + 1, special.iter().copied());
+                    input.splice(at..at + 1, stop.iter().copied());
                     for from in 0..input.len() {
-                        let expected = model(&input, from);
-                        assert_eq!(plain_run(&input, from), expected, "{input:?} {from}");
-                        assert_eq!(swar::plain_run(&input, from), expected, "{input:?} {from}");
+                        check(&input, from);
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn plain_run_agrees_with_the_bytes_at_every_offset_and_length() {
+        let specials: [&[u8]; 6] = [b"\"", b"\\", b"\x00", b"\x1f", "é".as_bytes(), b"\x7f"];
+        each_placement(&specials, |input, from| {
+            let expected = model(input, from);
+            assert_eq!(plain_run(input, from), expected, "{input:?} {from}");
+            assert_eq!(swar::plain_run(input, from), expected, "{input:?} {from}");
+        });
     }
 
     #[test]
@@ -386,19 +394,11 @@ mod tests {
             b"\xff",
             b"\x7f",
         ];
-        for len in 0..40 {
-            for at in 0..len {
-                for stop in stops {
-                    let mut input = vec![b'a'; len];
-                    input.splice(at..at + 1, stop.iter().copied());
-                    for from in 0..input.len() {
-                        let expected = ascii_run_bytes(&input, from);
-                        assert_eq!(ascii_run(&input, from), expected, "{input:?} {from}");
-                        assert_eq!(swar::ascii_run(&input, from), expected, "{input:?} {from}");
-                    }
-                }
-            }
-        }
+        each_placement(&stops, |input, from| {
+            let expected = ascii_run_bytes(input, from);
+            assert_eq!(ascii_run(input, from), expected, "{input:?} {from}");
+            assert_eq!(swar::ascii_run(input, from), expected, "{input:?} {from}");
+        });
         // Every byte value, alone after a run: only printable ASCII other than the quote and
         // the backslash continues it.
         for b in 0..=255u8 {
