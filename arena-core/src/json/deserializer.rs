@@ -87,7 +87,8 @@ impl<'de> Deserializer<'de> {
     }
 
     /// [`peek`](Self::peek) from a whitespace byte at the reading position. A single one (a
-    /// space after a colon) is common enough to be checked before the vector loop.
+    /// space between tokens; the one after a colon `colon` consumes itself) is checked before
+    /// the vector loop.
     #[inline(never)]
     fn peek_after_whitespace(&mut self) -> Option<u8> {
         self.pos += 1;
