@@ -167,6 +167,17 @@ pub unsafe trait BumpAllocator {
         core::ptr::from_ref(self).cast()
     }
 
+    /// The [`SlabArena`](crate::SlabArena) this arena is, if it is one: a large sequence read
+    /// into it grows in place at the low edge of its current chunk rather than on the scratch
+    /// stack (see `SlabArena`'s docs). Only the crate's own arena answers, and only through
+    /// this default's overrides (`SlabArena` and the forwarding impls); any other arena stages
+    /// its sequences on the scratch stack.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn as_slab_arena(&self) -> Option<&crate::SlabArena> {
+        None
+    }
+
     /// Copies `bytes` into the arena.
     ///
     /// # Errors
@@ -219,6 +230,11 @@ unsafe impl<A: BumpAllocator + ?Sized> BumpAllocator for &A {
     fn identity(&self) -> *const () {
         (**self).identity()
     }
+
+    #[inline(always)]
+    fn as_slab_arena(&self) -> Option<&crate::SlabArena> {
+        (**self).as_slab_arena()
+    }
 }
 
 /// Moves the elements of `vec` into one arena block of exactly their size, leaving `vec` empty
@@ -259,20 +275,20 @@ pub(crate) fn move_into<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
 /// backend's own checkpoint value.
 #[derive(Clone, Copy)]
 pub struct Checkpoint {
-    /// The bytes of a `Copy` value of at most 16 bytes, aligned at most to `usize`; stored as
-    /// `MaybeUninit` so that pointers inside keep their provenance.
-    raw: core::mem::MaybeUninit<[usize; 2]>,
+    /// The bytes of a `Copy` value of at most three words, aligned at most to `usize`; stored
+    /// as `MaybeUninit` so that pointers inside keep their provenance.
+    raw: core::mem::MaybeUninit<[usize; 3]>,
 }
 
 impl Checkpoint {
-    /// Wraps a backend's checkpoint value (at most two words, aligned at most to `usize`).
+    /// Wraps a backend's checkpoint value (at most three words, aligned at most to `usize`).
     #[must_use]
     pub fn new<C: Copy + 'static>(value: C) -> Self {
         const {
-            assert!(core::mem::size_of::<C>() <= core::mem::size_of::<[usize; 2]>());
+            assert!(core::mem::size_of::<C>() <= core::mem::size_of::<[usize; 3]>());
             assert!(core::mem::align_of::<C>() <= core::mem::align_of::<usize>());
         };
-        let mut raw = core::mem::MaybeUninit::<[usize; 2]>::uninit();
+        let mut raw = core::mem::MaybeUninit::<[usize; 3]>::uninit();
         // SAFETY: the const assertions make `C` fit in `raw`'s size and alignment.
         unsafe { raw.as_mut_ptr().cast::<C>().write(value) };
         Self { raw }

@@ -12,6 +12,12 @@
 //! Values left on the stack by a failed deserialization are leaked, never dropped, like every
 //! value in a bump arena.
 //!
+//! A sequence read into a [`SlabArena`](crate::SlabArena) leaves the stack once it passes 64
+//! KiB, for the low edge of the arena's current chunk (see `slice_builder`), and gives back the
+//! stack's pages that an earlier, larger sequence made resident past it
+//! ([`ScratchVec::release_past`]); so with that arena the stack holds the short sequences and
+//! the start of the long ones.
+//!
 //! **Resident memory.** A large sequence (the top-level array of a big document) would be held
 //! twice at the moment it moves into the arena: on the stack and in its arena block. So a
 //! *large* frame (at least [`MOVE_STEP`] bytes) reaching past the stack's first
@@ -430,8 +436,37 @@ impl<T> ScratchVec<T> {
     where
         T: 'bump,
     {
+        if let Frame::Heap(vec) = &mut self.frame {
+            return crate::allocator::move_into(arena, vec);
+        }
+        let dst = arena.try_alloc_uninit_slice::<T>(self.len())?;
+        // SAFETY: `dst` is a fresh arena block of as many elements as the frame holds
+        // (dangling for zero-sized `T` or none), disjoint from the stack.
+        unsafe { self.move_to(dst.as_mut_ptr().cast::<T>()) };
+        // SAFETY: the block now holds that many initialised `T`s, kept valid and unaliased for
+        // `'bump` by the arena.
+        Ok(unsafe { &mut *(ptr::from_mut(dst) as *mut [T]) })
+    }
+
+    /// Moves the elements to `dst`, in order, leaving the frame open and empty. A large frame
+    /// gives its stack pages back as it goes (see the module docs).
+    ///
+    /// # Safety
+    ///
+    /// `dst` is valid for writes of [`len`](Self::len) elements, aligned, and disjoint from
+    /// the scratch stack (dangling is fine for zero-sized `T` or no elements).
+    #[inline]
+    pub(crate) unsafe fn move_to(&mut self, dst: *mut T) {
         match &mut self.frame {
-            Frame::Heap(vec) => crate::allocator::move_into(arena, vec),
+            Frame::Heap(vec) => {
+                // SAFETY: `vec` holds `len` initialised elements, `dst` has room for them
+                // and does not overlap (the caller's promise); `set_len(0)` right after makes
+                // the copy a move.
+                unsafe {
+                    ptr::copy_nonoverlapping(vec.as_ptr(), dst, vec.len());
+                    vec.set_len(0);
+                }
+            }
             Frame::Stack {
                 stack,
                 start,
@@ -440,29 +475,50 @@ impl<T> ScratchVec<T> {
                 ..
             } => {
                 let len = *count;
-                let dst = arena.try_alloc_uninit_slice::<T>(len)?;
                 let stack = stack_of(*stack);
                 assert_innermost(stack, *token);
                 let src = stack.at(*start).cast::<T>();
-                let out = dst.as_mut_ptr().cast::<T>();
                 // No overflow: the frame's elements are inside the stack's buffer.
                 let bytes = len * mem::size_of::<T>();
                 if bytes < MOVE_STEP || *start + bytes <= KEEP_RESIDENT {
                     // SAFETY: the frame's `len` elements are initialised at `start..`, aligned
-                    // (see `push`); `dst` is a fresh arena block of `len` elements (dangling for
-                    // zero-sized `T` or `len == 0`, where the copy is of zero bytes), disjoint
-                    // from the stack. The copy moves the values: the frame is emptied right
-                    // after and never reads them.
-                    unsafe { ptr::copy_nonoverlapping(src, out, len) };
+                    // (see `push`); `dst` has room for them and is disjoint from the stack
+                    // (the caller's promise). The copy moves the values: the frame is emptied
+                    // right after and never reads them.
+                    unsafe { ptr::copy_nonoverlapping(src, dst, len) };
                     stack.len.set(*start);
                 } else {
                     // SAFETY: as above, and `start` is the frame's offset on `stack`.
-                    unsafe { move_releasing(stack, *start, src, out, len) };
+                    unsafe { move_releasing(stack, *start, src, dst, len) };
                 }
                 *count = 0;
-                // SAFETY: the block now holds `len` initialised `T`s, kept valid and unaliased
-                // for `'bump` by the arena.
-                Ok(unsafe { &mut *(ptr::from_mut(dst) as *mut [T]) })
+            }
+        }
+    }
+
+    /// Gives the stack's pages from `keep` bytes past this frame's start back to the OS, as far
+    /// as they may be resident, once its elements have moved out for good (to the low edge of
+    /// a [`SlabArena`](crate::SlabArena), where the sequence goes on growing): a large sequence
+    /// an earlier document staged then does not stay resident for nothing. One OS call at
+    /// most, and none when nothing past that point was touched since the last release (the
+    /// sequences that move out reach this frame's start plus about their threshold).
+    pub(crate) fn release_past(&mut self, keep: usize) {
+        if let Frame::Stack {
+            stack,
+            start,
+            token,
+            count,
+            ..
+        } = &self.frame
+        {
+            let stack = stack_of(*stack);
+            assert_innermost(stack, *token);
+            debug_assert_eq!(*count, 0, "the frame's elements moved out");
+            // The frame is the innermost and empty: nothing lives from its start up.
+            let from = start.saturating_add(keep);
+            let high = stack.high.get().max(stack.len.get());
+            if from < high {
+                stack.high.set(stack.release_pages(from, high));
             }
         }
     }

@@ -22,6 +22,8 @@
 //! - [`checkpoint`]: [`SlabCheckpoint`] and rewinding to one.
 //! - [`stats`]: [`SlabStats`], what the arena holds and uses.
 //! - [`chunk_math`]: the size arithmetic (chunk requests, growth, the bump step).
+//! - [`low_edge`]: the one block that grows up from the current chunk's bottom (a large
+//!   sequence being read, filled where it ends up).
 //! - `allocator_api`: allocator-api2's `Allocator` for `&SlabArena` (feature `allocator-api2`).
 //! - `tests`: the unit tests.
 
@@ -31,6 +33,7 @@ mod builder;
 mod checkpoint;
 mod chunk_list;
 mod chunk_math;
+mod low_edge;
 mod stats;
 #[cfg(test)]
 mod tests;
@@ -109,9 +112,16 @@ pub struct SlabArena {
     /// Bump pointer: the next allocation ends at or below it. Within `bottom..=end` of the
     /// current chunk, with that chunk's provenance; address `EMPTY` without a chunk.
     cursor: Cell<*mut u8>,
-    /// Lowest address the current chunk hands out (just past its header), `<= cursor`;
-    /// `EMPTY` without a chunk. Never 0, so every pointer handed out is non-null.
+    /// Lowest address the current chunk hands out, `<= cursor`: just past its header, or past
+    /// the blocks taken from its [`low_edge`]; `EMPTY` without a chunk. Never 0, so every
+    /// pointer handed out is non-null.
     bottom: Cell<usize>,
+    /// A block taken from the low edge is open: it ends at `bottom` unless a refill retired its
+    /// chunk, and no other is taken until it closes.
+    low_open: Cell<bool>,
+    /// The chunk a refill retired while a low block was open in it, until that block closes:
+    /// its header's `used` counts the block, which ends where that chunk's bottom was.
+    low_retired: Cell<Option<NonNull<ChunkHeader>>>,
     /// The chunk allocations come from: one of the chunks in the list from `head`, or `None`
     /// when the arena holds no chunk.
     current: Cell<Option<NonNull<ChunkHeader>>>,
@@ -373,6 +383,8 @@ impl SlabArena {
         self.next_size
             .set(grow(size, self.initial_chunk, self.max_chunk));
         self.bottom.set(base.addr() + HEADER);
+        self.low_open.set(false);
+        self.low_retired.set(None);
         // `base + size` is the end of the chunk, which is `size` bytes long.
         self.cursor.set(base.wrapping_add(size));
     }
@@ -404,10 +416,9 @@ impl SlabArena {
                     (base + HEADER..=base + size).contains(&cursor),
                     "cursor {cursor:#x} outside the current chunk {base:#x}+{size}"
                 );
-                assert_eq!(
-                    self.bottom.get(),
-                    base + HEADER,
-                    "bottom of the current chunk"
+                assert!(
+                    (base + HEADER..=cursor).contains(&self.bottom.get()),
+                    "bottom of the current chunk outside its header..cursor"
                 );
             }
         });
@@ -446,7 +457,8 @@ impl Drop for SlabArena {
 
 // SAFETY: `try_alloc_layout` hands out `bump_down` results of the current chunk: aligned to
 // `layout.align()`, `layout.size()` bytes at or above `bottom` and below the cursor, which
-// then moves below them, so no two live allocations overlap; or from a fresh chunk the same
+// then moves below them, so no two live allocations overlap (the low edge's blocks lie below
+// `bottom`, which only rises over bytes below the cursor); or from a fresh chunk the same
 // way. Chunks stay in the arena (unmoved: the pool never moves a mapping) until `reset`,
 // `reset_to` (both `&mut self`) or drop. Zero-sized requests get an aligned non-null pointer.
 // `checkpoint`/`rewind` through the trait: `SlabArena` is not `Sync`, and `rewind_shared`
@@ -472,5 +484,10 @@ unsafe impl BumpAllocator for SlabArena {
         // SAFETY: the trait's caller guarantees the checkpoint came from `checkpoint` above, so
         // it holds a `SlabCheckpoint`, and that nothing allocated after it is used again.
         unsafe { self.rewind_shared(checkpoint.get::<SlabCheckpoint>()) }
+    }
+
+    #[inline(always)]
+    fn as_slab_arena(&self) -> Option<&SlabArena> {
+        Some(self)
     }
 }

@@ -8,7 +8,11 @@
 //!   sequence costs one bump and no copy;
 //! - **on the scratch stack** otherwise (JSON gives no length; a length past the trust is not
 //!   taken at its word): elements collect outside the arena and are copied in once, at their
-//!   exact size.
+//!   exact size. Into a [`SlabArena`], a staged sequence that passes [`LOW_FROM`] bytes moves
+//!   once to the low edge of the arena's current chunk and goes on growing there in place
+//!   (see `slab_arena::low_edge`): the large top-level array of a document is then neither
+//!   copied at its end nor held on the scratch stack. When the chunk has no room left for it,
+//!   it goes back to the scratch stack.
 //!
 //! An announced length is only a claim. A direct block is charged to the byte budget when it is
 //! taken; if the sequence turns out longer, its elements move to the scratch stack and the block
@@ -43,11 +47,21 @@ use crate::allocator::{AllocError, BumpAllocator};
 use crate::call::{self, DepthGuard, InputClaim, PendingGuard, trust};
 use crate::limits::LimitHit;
 use crate::scratch::ScratchVec;
+use crate::slab_arena::SlabArena;
 use crate::slot::{SeedIntoSlot, Slot};
 
 /// Largest total of direct blocks open at once on one thread (sequences nested in each other),
 /// unless the trust is larger.
 pub(crate) const DIRECT_PENDING_MAX: usize = 64 * 1024;
+
+/// Bytes of elements from which a staged sequence read into a [`SlabArena`] moves to the low
+/// edge of its current chunk, to grow there in place: a sequence this large costs a copy worth
+/// saving, and smaller ones come and go on the scratch stack's warm memory.
+const LOW_FROM: usize = 64 * 1024;
+
+/// Bytes a block at the low edge grows by at a time: small, since what it takes and does not
+/// fill is lost if the arena moves to a new chunk before the block closes.
+const LOW_STEP: usize = 16 * 1024;
 
 /// Why an element could not be added.
 #[derive(Debug)]
@@ -81,29 +95,33 @@ impl BuildError {
 
 /// The elements of one sequence being read; see the module docs.
 pub(crate) struct SliceBuilder<'bump, T> {
-    place: Place<T>,
+    place: Place<'bump, T>,
     /// The direct block borrows the arena for `'bump`.
     marker: PhantomData<&'bump ()>,
 }
 
-enum Place<T> {
+enum Place<'bump, T> {
     /// An arena block with room for `cap` elements, the first `len` written.
     Direct {
         ptr: NonNull<T>,
         cap: usize,
         len: usize,
         /// What the block was taken on, given back when it is no longer open.
-        _hold: Hold,
+        hold: Hold<'bump>,
     },
     Scratch {
         items: ScratchVec<T>,
         /// The length the format announced, if any: when it proves true, the call trusts
         /// larger blocks.
         announced: Option<usize>,
-        /// Length up to which pushing needs no limit check: the length limit and the byte
-        /// budget as they were when last checked (the budget only shrinks, so past this the
-        /// real check runs again, and the final copy is charged in any case).
+        /// Length up to which pushing needs no check: the length limit and the byte budget as
+        /// they were when last checked (the budget only shrinks, so past this the real check
+        /// runs again, and the final copy is charged in any case), and [`LOW_FROM`] while
+        /// `low` is set.
         unchecked_up_to: usize,
+        /// The arena, if it is a [`SlabArena`] whose low edge the elements may move to once
+        /// they pass [`LOW_FROM`] bytes; `None` once they tried.
+        low: Option<&'bump SlabArena>,
     },
     /// Finished: the elements are handed out, the block's hold or the scratch frame given
     /// back.
@@ -111,20 +129,102 @@ enum Place<T> {
 }
 
 /// What a direct block was taken on.
-enum Hold {
+enum Hold<'bump> {
     /// The trust: its bytes count in the call's open direct bytes.
     Trust(#[expect(dead_code, reason = "held for its Drop")] PendingGuard),
     /// The input's size: its elements count in the call's input claims.
     Input(#[expect(dead_code, reason = "held for its Drop")] InputClaim),
+    /// A staged sequence moved to the low edge of a [`SlabArena`]'s current chunk.
+    Low(LowBlock<'bump>),
 }
 
-impl<T> Place<T> {
-    /// A scratch place holding `items`, of a sequence announced as `announced` long.
-    fn scratch(items: ScratchVec<T>, announced: Option<usize>) -> Self {
+/// The open block of a sequence at the low edge of a [`SlabArena`]'s current chunk (see
+/// `slab_arena::low_edge`): closed when the sequence finishes, given back whole when it is
+/// abandoned (an error, or a move to the scratch stack).
+struct LowBlock<'bump> {
+    arena: &'bump SlabArena,
+    /// The block's start: the sequence's first element.
+    start: NonNull<u8>,
+    /// The block's end, where it grows from.
+    end: NonNull<u8>,
+    /// The length the format announced, if any, judged when the sequence ends as a staged
+    /// one's is.
+    announced: Option<usize>,
+    /// Still open: `finish` closes it keeping the elements, and then the drop does nothing.
+    open: bool,
+}
+
+impl LowBlock<'_> {
+    /// Grows the block of `cap` elements of `T` by up to [`LOW_STEP`] bytes, within the room
+    /// its chunk has and the call's limits; the new capacity, or `None` when it cannot grow
+    /// (no room, or its chunk is no longer the arena's current one).
+    ///
+    /// # Errors
+    ///
+    /// The limit hit when the limits allow no more elements.
+    fn grow<T>(&mut self, cap: usize) -> Result<Option<usize>, BuildError> {
+        let size = size_of::<T>();
+        let allowed = call::len_allowed(size);
+        if allowed <= cap {
+            call::check_len(cap + 1, size)?;
+        }
+        let room = self.arena.low_room(self.end) / size;
+        let extra = (LOW_STEP / size)
+            .max(1)
+            .min(room)
+            .min(allowed.saturating_sub(cap));
+        // `extra * size` is at most the room, so no overflow.
+        if extra == 0 || !self.arena.extend_low(self.end, extra * size) {
+            return Ok(None);
+        }
+        // SAFETY: the block was just extended by `extra * size` bytes past `end`.
+        self.end = unsafe { self.end.add(extra * size) };
+        Ok(Some(cap + extra))
+    }
+
+    /// Closes the block as the slice of its first `len` elements of `T`: the rest goes back to
+    /// the arena if it can.
+    fn close<T>(&mut self, len: usize) {
+        self.open = false;
+        // SAFETY: the first `len` elements are the slice being handed out, inside the block;
+        // the bytes past them are never used.
+        unsafe {
+            let keep_to = self.start.cast::<T>().add(len).cast();
+            self.arena.close_low(keep_to, self.end);
+        }
+    }
+}
+
+impl Drop for LowBlock<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            // SAFETY: `start..end` is the open block (the arena's `take_low` and `extend_low`
+            // made it so), and an abandoned sequence's elements are never read.
+            unsafe { self.arena.close_low(self.start, self.end) };
+        }
+    }
+}
+
+impl<'bump, T> Place<'bump, T> {
+    /// A scratch place holding `items`, of a sequence announced as `announced` long, that may
+    /// move to `low`'s low edge.
+    fn scratch(
+        items: ScratchVec<T>,
+        announced: Option<usize>,
+        low: Option<&'bump SlabArena>,
+    ) -> Self {
+        let allowed = call::len_allowed(size_of::<T>());
+        // Zero-sized elements take no memory to move.
+        let low = low.filter(|_| size_of::<T>() != 0);
+        let unchecked_up_to = match low {
+            Some(_) => allowed.min((LOW_FROM / size_of::<T>()).max(1)),
+            None => allowed,
+        };
         Place::Scratch {
-            unchecked_up_to: call::len_allowed(size_of::<T>()),
+            unchecked_up_to,
             items,
             announced,
+            low,
         }
     }
 }
@@ -170,27 +270,31 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             // A length the call does not take at its word: staged, out of line, so that the
             // sequences of formats that announce lengths keep their direct path small.
             return Ok(Self {
-                place: Place::scratch(ScratchVec::new_out_of_line(hint)?, hint),
+                place: Place::scratch(
+                    ScratchVec::new_out_of_line(hint)?,
+                    hint,
+                    arena.as_slab_arena(),
+                ),
                 marker: PhantomData,
             });
         }
         // No length (JSON): staged, the frame opened inline (returned from a call, it would be
         // copied into the builder right after the callee's stores, and stall on them).
         Ok(Self {
-            place: Place::scratch(ScratchVec::new(hint)?, hint),
+            place: Place::scratch(ScratchVec::new(hint)?, hint, arena.as_slab_arena()),
             marker: PhantomData,
         })
     }
 
     /// A builder filling the block `ptr` of `cap` elements, taken on `hold`.
     #[inline(always)]
-    fn direct(ptr: NonNull<T>, cap: usize, hold: Hold) -> Self {
+    fn direct(ptr: NonNull<T>, cap: usize, hold: Hold<'bump>) -> Self {
         Self {
             place: Place::Direct {
                 ptr,
                 cap,
                 len: 0,
-                _hold: hold,
+                hold,
             },
             marker: PhantomData,
         }
@@ -227,7 +331,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                 // block was taken.
                 Ok(())
             }
-            Place::Direct { .. } => self.spill(make()),
+            Place::Direct { .. } => self.spill(make()).map(drop),
             Place::Scratch {
                 items,
                 unchecked_up_to,
@@ -235,10 +339,34 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             } => {
                 items.push_with(make)?;
                 if items.len() > *unchecked_up_to {
-                    *unchecked_up_to = recheck::<T>(items.len())?;
+                    self.past_unchecked()?;
                 }
                 Ok(())
             }
+            Place::Done => unreachable!("a finished builder takes no more elements"),
+        }
+    }
+
+    /// Appends `value` as [`push`](Self::push) does; `Ok(true)` when the next element has room
+    /// in a direct block (the elements just moved to one, or it grew), for [`fill`]'s loop to
+    /// go back to filling it in place.
+    ///
+    /// [`fill`]: Self::fill
+    #[inline(always)]
+    fn push_staged(&mut self, value: T) -> Result<bool, BuildError> {
+        match &mut self.place {
+            Place::Scratch {
+                items,
+                unchecked_up_to,
+                ..
+            } => {
+                items.push(value)?;
+                if items.len() > *unchecked_up_to {
+                    return self.past_unchecked();
+                }
+                Ok(false)
+            }
+            Place::Direct { .. } => self.spill(value),
             Place::Done => unreachable!("a finished builder takes no more elements"),
         }
     }
@@ -271,7 +399,9 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     /// register) until the loop ends: a loop of [`push`](Self::push) would store and reload it
     /// through `self` for every element (the cold paths take `&mut self`, so the compiler
     /// keeps the builder in memory). When the block is full, or the elements go to the scratch
-    /// stack, the rest are written to a local slot and pushed one by one.
+    /// stack, the next ones are written to a local slot and pushed one by one, until a block
+    /// has room again (a staged sequence moved to the low edge of a [`SlabArena`], or its block
+    /// there grew).
     ///
     /// # Safety
     ///
@@ -283,59 +413,145 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     /// or not as the code around it grows, and a call per element is felt in every sequence.
     #[inline(always)]
     unsafe fn fill<E: serde::de::Error>(&mut self, mut next: impl Next<T, E>) -> Result<(), E> {
-        if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
-            let (ptr, cap) = (*ptr, *cap);
-            let mut filled = *len;
-            while filled < cap {
-                // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
-                // zero-sized `T`, where a slot needs no memory), and slot `filled < cap` is
-                // unused; `MaybeUninit<T>` has the layout of `T`.
-                let slot = unsafe { &mut *ptr.add(filled).as_ptr().cast::<MaybeUninit<T>>() };
-                match next.next(slot) {
-                    Ok(true) => filled += 1,
-                    Ok(false) => {
-                        *len = filled;
-                        return Ok(());
-                    }
-                    Err(e) => {
-                        *len = filled;
-                        return Err(e);
+        let mut slot = MaybeUninit::uninit();
+        loop {
+            if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
+                let (ptr, cap) = (*ptr, *cap);
+                let mut filled = *len;
+                while filled < cap {
+                    // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
+                    // zero-sized `T`, where a slot needs no memory), and slot `filled < cap`
+                    // is unused; `MaybeUninit<T>` has the layout of `T`.
+                    let slot = unsafe { &mut *ptr.add(filled).as_ptr().cast::<MaybeUninit<T>>() };
+                    match next.next(slot) {
+                        Ok(true) => filled += 1,
+                        Ok(false) => {
+                            *len = filled;
+                            return Ok(());
+                        }
+                        Err(e) => {
+                            *len = filled;
+                            return Err(e);
+                        }
                     }
                 }
+                *len = filled;
             }
-            *len = filled;
+            loop {
+                if !next.next(&mut slot)? {
+                    return Ok(());
+                }
+                // SAFETY: `next` returned `Ok(true)`, so it initialized `slot` (the caller's
+                // promise); it is read once per write.
+                let value = unsafe { slot.assume_init_read() };
+                if self.push_staged(value).map_err(BuildError::into_de)? {
+                    break;
+                }
+            }
         }
-        let mut slot = MaybeUninit::uninit();
-        while next.next(&mut slot)? {
-            // SAFETY: `next` returned `Ok(true)`, so it initialized `slot` (the caller's
-            // promise); it is read once per write.
-            let value = unsafe { slot.assume_init_read() };
-            self.push(value).map_err(BuildError::into_de)?;
-        }
-        Ok(())
     }
 
-    /// The sequence is longer than announced: move its elements to the scratch stack.
+    /// A direct block is full: a block at the low edge grows if it can; any other block's
+    /// elements (and those of a low one that cannot grow) move to the scratch stack. Then
+    /// `value` is appended; `Ok(true)` when the block grew with room for the next element.
     #[cold]
     #[inline(never)]
-    fn spill(&mut self, value: T) -> Result<(), BuildError> {
-        let Place::Direct { ptr, len, .. } = self.place else {
+    fn spill(&mut self, value: T) -> Result<bool, BuildError> {
+        let Place::Direct {
+            ptr,
+            cap,
+            len,
+            hold,
+        } = &mut self.place
+        else {
             unreachable!("only a direct block spills");
         };
-        let mut items = ScratchVec::new(Some(len.saturating_mul(2)))?;
-        for i in 0..len {
-            // SAFETY: slots `0..len` were written by `push` and are each read once; the block
-            // is abandoned right after (its elements are moved, never dropped twice: nothing in
-            // an arena is dropped).
+        let (ptr, filled) = (*ptr, *len);
+        let announced = match hold {
+            Hold::Low(low) => {
+                if let Some(grown) = low.grow::<T>(*cap)? {
+                    // SAFETY: the block has room for `grown > cap >= filled` elements, and
+                    // slot `filled` is unused.
+                    unsafe { ptr.add(filled).write(value) };
+                    *cap = grown;
+                    *len = filled + 1;
+                    return Ok(*len < grown);
+                }
+                low.announced
+            }
+            Hold::Trust(_) | Hold::Input(_) => {
+                // The announced length proved false, so it is forgotten.
+                trust::lose();
+                None
+            }
+        };
+        let mut items = ScratchVec::new(Some(filled.saturating_mul(2)))?;
+        for i in 0..filled {
+            // SAFETY: slots `0..filled` were written by `push` and are each read once; the
+            // block is abandoned right after (its elements are moved, never dropped twice:
+            // nothing in an arena is dropped).
             items.push(unsafe { ptr.add(i).read() })?;
         }
         items.push(value)?;
         call::check_len(items.len(), size_of::<T>())?;
-        trust::lose();
-        // Dropping the old place gives its pending bytes back: the block is no longer open.
-        // The announced length proved false, so it is forgotten.
-        self.place = Place::scratch(items, None);
-        Ok(())
+        // Dropping the old place gives the block back: its pending bytes, its input claim, or
+        // its room at the low edge.
+        self.place = Place::scratch(items, announced, None);
+        Ok(false)
+    }
+
+    /// A staged sequence passed the length up to which pushing needs no check: the limits are
+    /// checked, and past [`LOW_FROM`] bytes the elements move to the low edge of the arena's
+    /// current chunk if it is a [`SlabArena`] with the room; `Ok(true)` when they did.
+    #[cold]
+    #[inline(never)]
+    fn past_unchecked(&mut self) -> Result<bool, BuildError> {
+        let Place::Scratch {
+            items,
+            announced,
+            unchecked_up_to,
+            low,
+        } = &mut self.place
+        else {
+            unreachable!("only a staged sequence is checked");
+        };
+        let len = items.len();
+        call::check_len(len, size_of::<T>())?;
+        if let Some(arena) = low.take() {
+            let cap = len
+                .saturating_add((LOW_STEP / size_of::<T>()).max(1))
+                .min(call::len_allowed(size_of::<T>()))
+                .max(len);
+            if let Ok(layout) = Layout::array::<T>(cap)
+                && let Some(start) = arena.take_low(layout)
+            {
+                let ptr = start.cast::<T>();
+                // SAFETY: the block has room for `cap >= len` elements, aligned, and lies in
+                // the arena, disjoint from the scratch stack.
+                unsafe { items.move_to(ptr.as_ptr()) };
+                // What an earlier document staged past this point need not stay resident:
+                // sequences this long no longer come here.
+                items.release_past(2 * LOW_FROM);
+                let block = LowBlock {
+                    arena,
+                    start,
+                    // SAFETY: the block is `cap` elements long.
+                    end: unsafe { ptr.add(cap) }.cast(),
+                    announced: *announced,
+                    open: true,
+                };
+                // Dropping the scratch place closes its frame, empty now.
+                self.place = Place::Direct {
+                    ptr,
+                    cap,
+                    len,
+                    hold: Hold::Low(block),
+                };
+                return Ok(cap > len);
+            }
+        }
+        *unchecked_up_to = call::len_allowed(size_of::<T>());
+        Ok(false)
     }
 
     /// The finished slice: the direct block (its unused tail, if any, stays behind), or the
@@ -357,6 +573,12 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         T: 'bump,
     {
         let out = match &mut self.place {
+            &mut Place::Direct {
+                ptr,
+                len,
+                hold: Hold::Low(ref mut low),
+                ..
+            } => finish_low(ptr, len, low),
             &mut Place::Direct { ptr, cap, len, .. } => {
                 trust::judge::<T>(cap, len);
                 // SAFETY: the first `len` slots of the block were written by `push`; the block
@@ -411,15 +633,6 @@ impl<K, V> SliceBuilder<'_, (K, V)> {
     }
 }
 
-/// The real limit check for a scratch sequence of `len` elements; the new length up to which
-/// pushing needs none.
-#[cold]
-#[inline(never)]
-fn recheck<T>(len: usize) -> Result<usize, BuildError> {
-    call::check_len(len, size_of::<T>())?;
-    Ok(call::len_allowed(size_of::<T>()))
-}
-
 /// The scratch elements copied into the arena at their exact size, charged to the budget; out
 /// of line, so that finishing a direct block stays a few instructions where it is inlined.
 #[inline(never)]
@@ -434,6 +647,26 @@ fn finish_scratch<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
     // `len * size` cannot overflow: the elements exist on the scratch stack.
     call::charge(items.len() * size_of::<T>())?;
     Ok(items.move_into(arena)?)
+}
+
+/// The slice of a sequence's first `len` elements at `ptr`, in its low block: charged to the
+/// budget, the block closed; out of line as [`finish_scratch`] is.
+#[inline(never)]
+fn finish_low<'bump, T: 'bump>(
+    ptr: NonNull<T>,
+    len: usize,
+    low: &mut LowBlock<'bump>,
+) -> Result<&'bump mut [T], BuildError> {
+    if let Some(announced) = low.announced {
+        trust::judge::<T>(announced, len);
+    }
+    // `len * size` cannot overflow: the elements exist in the block. On error the block is
+    // abandoned, and given back when the builder finishes.
+    call::charge(len * size_of::<T>())?;
+    low.close::<T>(len);
+    // SAFETY: the first `len` elements of the block were written by `push`; the block lives in
+    // the arena for `'bump` and is handed out only here (the builder finishes right after).
+    Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) })
 }
 
 /// A direct block of `n` elements taken on the input's word (see the module docs), if the
@@ -883,5 +1116,131 @@ mod tests {
         drop(DepthGuard::enter::<serde::de::value::Error>().unwrap());
         assert_eq!(trust::current(), trust::FLOOR, "a new read");
         call::check_invariants();
+    }
+
+    /// A fresh `SlabArena` on a pool of its own, its first chunk `first` bytes, its chunks at
+    /// most `max`.
+    fn slab(first: usize, max: usize) -> crate::SlabArena {
+        crate::SlabArena::builder()
+            .pool(std::sync::Arc::new(crate::ChunkPool::new()))
+            .initial_chunk_size(first)
+            .max_chunk_size(max)
+            .build()
+    }
+
+    /// Pushes `0..n` on a staged builder, with a string of `string` bytes allocated every
+    /// `every` elements (what a row's fields take from the top of the chunk); the slice and the
+    /// strings' total bytes.
+    fn staged(arena: &crate::SlabArena, n: u64, every: u64, string: usize) -> (&mut [u64], usize) {
+        use crate::BumpAllocatorExt;
+        let text = "s".repeat(string);
+        let mut strings = 0;
+        let mut b = SliceBuilder::<u64>::new(arena, None, false).unwrap();
+        for i in 0..n {
+            b.push(i).unwrap();
+            if i % every == 0 {
+                arena.alloc_str(&text);
+                strings += string;
+            }
+        }
+        (b.finish(arena).unwrap(), strings)
+    }
+
+    #[test]
+    fn a_long_staged_sequence_grows_at_the_low_edge_of_a_slab_arena_without_a_copy() {
+        let arena = slab(4 << 20, 4 << 20);
+        let n = 200_000u64;
+        let (s, strings) = staged(&arena, n, 100, 40);
+        assert!(s.iter().copied().eq(0..n));
+        // Only what came before `LOW_FROM` was staged: the scratch stack never held the rest.
+        let scratch = scratch::thread_scratch_capacity();
+        assert!(scratch < 4 * LOW_FROM, "{scratch} bytes of scratch");
+        let stats = arena.stats();
+        assert_eq!(stats.chunks, 1, "{stats}");
+        // The elements are in the arena once, the strings below them: nothing else.
+        assert_eq!(stats.used_bytes, s.len() * 8 + strings, "{stats}");
+        arena.check_invariants();
+    }
+
+    #[test]
+    fn a_low_block_that_meets_the_top_of_its_chunk_moves_to_the_scratch_stack() {
+        // Chunks of 256 KiB for 1.6 MB of elements: the block meets the strings coming down,
+        // whether its own growth finds no room or a string's refill retires its chunk first.
+        for (every, string) in [(10, 24), (1000, 100_000), (3, 700)] {
+            let arena = slab(256 << 10, 256 << 10);
+            let n = 200_000u64;
+            let (s, strings) = staged(&arena, n, every, string);
+            assert!(s.iter().copied().eq(0..n), "every {every}");
+            let stats = arena.stats();
+            // Used bytes count the elements once: a block left behind is a retired chunk's
+            // unused tail, not used memory.
+            assert_eq!(
+                stats.used_bytes,
+                s.len() * 8 + strings,
+                "every {every}: {stats}"
+            );
+            arena.check_invariants();
+        }
+    }
+
+    #[test]
+    fn an_abandoned_low_block_is_given_back_and_a_rewind_keeps_an_older_one() {
+        use crate::{BumpAllocator, BumpAllocatorExt};
+        let arena = slab(1 << 20, 1 << 20);
+        // Abandoned (an error in the sequence): its block goes back to the chunk.
+        let mut b = SliceBuilder::<u64>::new(&arena, None, false).unwrap();
+        for i in 0..20_000 {
+            b.push(i).unwrap();
+        }
+        arena.alloc_str("kept");
+        drop(b);
+        assert_eq!(arena.stats().used_bytes, 4);
+        // A checkpoint taken while a block is open (an untagged variant tried inside one of
+        // its elements), rewound: the block stays, and grows on.
+        let mut b = SliceBuilder::<u64>::new(&arena, None, false).unwrap();
+        for i in 0..20_000 {
+            b.push(i).unwrap();
+        }
+        let checkpoint = BumpAllocator::checkpoint(&arena).unwrap();
+        arena.alloc_slice_copy(&[7u8; 50_000]);
+        // SAFETY: nothing allocated since the checkpoint is used again.
+        unsafe { BumpAllocator::rewind(&arena, checkpoint) };
+        for i in 20_000..60_000 {
+            b.push(i).unwrap();
+        }
+        let s = b.finish(&arena).unwrap();
+        assert!(s.iter().copied().eq(0..60_000));
+        assert_eq!(arena.stats().used_bytes, 4 + 60_000 * 8);
+        arena.check_invariants();
+    }
+
+    #[test]
+    fn a_low_block_keeps_the_limits_of_the_call() {
+        use crate::BumpAllocatorExt;
+        use serde::de::DeserializeSeed;
+        use serde::de::value::{Error, SeqDeserializer};
+        let arena = slab(1 << 20, 1 << 20);
+        // The arena's first chunk, taken at its first allocation: a low block needs a chunk.
+        arena.alloc_str("first");
+        let limits = crate::Limits::default().max_len(30_000);
+        // Past the trust's floor, so staged, and past `LOW_FROM`, so at the low edge.
+        let read = |n: u64| -> Result<usize, Error> {
+            let seq = SeqDeserializer::<_, Error>::new(0..n);
+            let s: &[u64] = crate::ArenaSeed::new(&arena)
+                .with_limits(limits)
+                .deserialize(seq)?;
+            assert!(s.iter().copied().eq(0..n));
+            // Grown at the bottom of the chunk: what is allocated next comes down from the
+            // top, above it (a copy made at the end would lie below it).
+            let next = arena.alloc_str("next");
+            assert!(
+                s.as_ptr().addr() < next.as_ptr().addr(),
+                "not at the low edge"
+            );
+            Ok(s.len())
+        };
+        assert_eq!(read(30_000).unwrap(), 30_000);
+        let err = read(30_001).unwrap_err().to_string();
+        assert!(err.contains("30000"), "{err}");
     }
 }

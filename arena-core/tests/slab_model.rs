@@ -41,6 +41,10 @@ fn op() -> impl Strategy<Value = Op> {
         3 => any::<usize>().prop_map(Op::FreeLatest),
         1 => any::<usize>().prop_map(Op::Drop),
         1 => Just(Op::New),
+        3 => (any::<usize>(), size(), 0..=MAX_ALIGN_SHIFT)
+            .prop_map(|(arena, size, align_shift)| Op::LowTake { arena, size, align_shift }),
+        6 => (any::<usize>(), size()).prop_map(|(arena, size)| Op::LowGrow { arena, size }),
+        2 => (any::<usize>(), any::<usize>()).prop_map(|(arena, keep)| Op::LowClose { arena, keep }),
     ]
 }
 

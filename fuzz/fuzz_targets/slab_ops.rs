@@ -47,21 +47,35 @@ impl<'a> Arbitrary<'a> for Program {
 /// One operation, every kind of [`Op`] alike likely.
 fn op(u: &mut Unstructured<'_>) -> arbitrary::Result<Op> {
     let arena = usize::from(u.arbitrary::<u8>()?);
-    Ok(match u.int_in_range(0..=6u8)? {
-        0 => {
-            let bound = *u.choose(&SIZE_BOUNDS)?;
-            Op::Alloc {
-                arena,
-                size: u.int_in_range(0..=bound - 1)?,
-                align_shift: u.int_in_range(0..=MAX_ALIGN_SHIFT)?,
-            }
-        }
+    let size = |u: &mut Unstructured<'_>| {
+        let bound = *u.choose(&SIZE_BOUNDS)?;
+        u.int_in_range(0..=bound - 1)
+    };
+    Ok(match u.int_in_range(0..=9u8)? {
+        0 => Op::Alloc {
+            arena,
+            size: size(u)?,
+            align_shift: u.int_in_range(0..=MAX_ALIGN_SHIFT)?,
+        },
         1 => Op::Reset(arena),
         2 => Op::Checkpoint(arena),
         3 => Op::Rewind(arena),
         4 => Op::FreeLatest(arena),
         5 => Op::Drop(arena),
-        _ => Op::New,
+        6 => Op::New,
+        7 => Op::LowTake {
+            arena,
+            size: size(u)?,
+            align_shift: u.int_in_range(0..=MAX_ALIGN_SHIFT)?,
+        },
+        8 => Op::LowGrow {
+            arena,
+            size: size(u)?,
+        },
+        _ => Op::LowClose {
+            arena,
+            keep: u.arbitrary()?,
+        },
     })
 }
 

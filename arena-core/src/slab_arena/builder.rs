@@ -87,6 +87,8 @@ impl SlabArenaBuilder {
         let arena = SlabArena {
             cursor: Cell::new(ptr::without_provenance_mut(EMPTY)),
             bottom: Cell::new(EMPTY),
+            low_open: Cell::new(false),
+            low_retired: Cell::new(None),
             current: Cell::new(None),
             head: Cell::new(None),
             chunks: Cell::new(0),

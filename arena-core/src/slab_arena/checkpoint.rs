@@ -9,7 +9,8 @@ use crate::chunk_pool::poison;
 
 /// A saved allocation state of a [`SlabArena`], to [`reset_to`](SlabArena::reset_to).
 ///
-/// Two words: the arena's newest chunk and its bump cursor at the time. It is meant for the
+/// Three words: the arena's newest chunk, its bump cursor and the bottom of its current chunk
+/// (where the [low edge](super::low_edge) had risen to) at the time. It is meant for the
 /// arena that made it, before its next reset; anything else is refused (a panic) as soon as it
 /// does not describe chunks the arena still holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,16 +19,19 @@ pub struct SlabCheckpoint {
     head: Option<NonNull<ChunkHeader>>,
     /// The cursor then (address `EMPTY` without chunks).
     cursor: *mut u8,
+    /// The bottom then: the current chunk's low edge (`EMPTY` without chunks).
+    bottom: usize,
 }
 
 impl SlabArena {
-    /// A checkpoint of the allocation state, to [`reset_to`](Self::reset_to): two words,
+    /// A checkpoint of the allocation state, to [`reset_to`](Self::reset_to): three words,
     /// no allocation, no lock.
     #[must_use]
     pub fn checkpoint(&self) -> SlabCheckpoint {
         SlabCheckpoint {
             head: self.head.get(),
             cursor: self.cursor.get(),
+            bottom: self.bottom.get(),
         }
     }
 
@@ -78,7 +82,10 @@ impl SlabArena {
             "checkpoint's chunks are no longer in this arena"
         );
         match current {
-            Some(_) => {}
+            Some(header) => assert!(
+                (header.addr().get() + HEADER..=cursor).contains(&checkpoint.bottom),
+                "checkpoint bottom outside its chunk's header..cursor"
+            ),
             None => assert!(
                 checkpoint.head.is_none() && cursor == EMPTY,
                 "checkpoint cursor outside the arena's chunks"
@@ -107,12 +114,22 @@ impl SlabArena {
             self.reserved.set(self.reserved.get() - freed);
         }
         self.current.set(current);
+        if current.is_some() && self.low_retired.get() == current {
+            // The chunk of an open low block is current again, its bottom where the block ends
+            // (the block is older than the checkpoint, and did not grow since).
+            self.low_retired.set(None);
+        }
         match current {
             Some(header) => {
                 let base = header.cast::<u8>().as_ptr();
-                self.bottom.set(base.addr() + HEADER);
-                // Everything below the restored cursor is free again.
-                poison::poison(base.wrapping_add(HEADER), cursor - base.addr() - HEADER);
+                // The chunk's bottom then (checked above): the low edge's blocks below it are
+                // older than the checkpoint.
+                self.bottom.set(checkpoint.bottom);
+                // Everything between the restored bottom and cursor is free again.
+                poison::poison(
+                    base.with_addr(checkpoint.bottom),
+                    cursor - checkpoint.bottom,
+                );
                 // The cursor lies in this chunk (checked above); take the chunk's provenance.
                 self.cursor.set(base.with_addr(cursor));
             }

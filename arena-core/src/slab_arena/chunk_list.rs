@@ -9,22 +9,32 @@ use super::{ChunkHeader, HEADER, SlabArena};
 use crate::chunk_pool::{Chunk, poison};
 
 impl SlabArena {
-    /// Records in the current chunk's header how much of it was handed out.
+    /// Records in the current chunk's header how much of it was handed out, and remembers it
+    /// if the open low block lies in it.
     pub(super) fn retire_current(&self) {
         if let Some(current) = self.current.get() {
+            if self.low_open.get() && self.low_retired.get().is_none() {
+                self.low_retired.set(Some(current));
+            }
             // SAFETY: `current` is a chunk of the list (field invariant), its header written
             // when it was taken; the arena is `!Sync` and no reference to a header escapes, so
             // this is the only access.
             unsafe {
                 let header = current.as_ptr();
-                let end = current.addr().get() + (*header).chunk.size();
-                (*header).used = end - self.cursor.get().addr();
+                (*header).used = self.current_used(current, (*header).chunk.size());
             }
         }
     }
 
+    /// Bytes the current chunk, `header` of `size` bytes, has handed out: from the cursor up,
+    /// and from its header up to the bottom (the low edge's blocks).
+    fn current_used(&self, header: NonNull<ChunkHeader>, size: usize) -> usize {
+        let base = header.addr().get();
+        (base + size - self.cursor.get().addr()) + (self.bottom.get() - base - HEADER)
+    }
+
     /// Walks the chunk list, newest first: `(header, chunk size, used)`, where `used` is
-    /// computed from the cursor for the current chunk.
+    /// computed from the cursor and the bottom for the current chunk.
     pub(super) fn for_each_chunk(&self, mut f: impl FnMut(NonNull<ChunkHeader>, usize, usize)) {
         let mut next = self.head.get();
         while let Some(header) = next {
@@ -35,7 +45,7 @@ impl SlabArena {
                 ((*h).prev, (*h).chunk.size(), (*h).used)
             };
             let used = if Some(header) == self.current.get() {
-                header.addr().get() + size - self.cursor.get().addr()
+                self.current_used(header, size)
             } else {
                 used
             };

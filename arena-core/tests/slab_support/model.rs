@@ -57,6 +57,23 @@ pub enum Op {
     Drop(usize),
     /// A new arena, unless [`MAX_ARENAS`] are alive.
     New,
+    /// Open a block of `size` bytes aligned to `1 << align_shift` at the arena's low edge
+    /// (refused while one is open, as the slice builder never asks then).
+    LowTake {
+        arena: usize,
+        size: usize,
+        align_shift: u32,
+    },
+    /// Grow the open low block by `size` bytes, if the arena has the room.
+    LowGrow {
+        arena: usize,
+        size: usize,
+    },
+    /// Close the open low block keeping `keep` bytes of it (modulo its length plus one).
+    LowClose {
+        arena: usize,
+        keep: usize,
+    },
 }
 
 /// The pool and arena configuration of a program, each field one of its choices above
@@ -92,6 +109,14 @@ impl Live {
     }
 }
 
+/// The open block at an arena's low edge: `len` bytes from `addr`, patterned with `tag`.
+#[derive(Clone, Copy, Debug)]
+struct LowBlock {
+    addr: usize,
+    len: usize,
+    tag: u64,
+}
+
 /// One arena of the program and what the model says it holds.
 struct ModelArena {
     arena: SlabArena,
@@ -99,6 +124,8 @@ struct ModelArena {
     live: Vec<Live>,
     /// The latest checkpoint, the first tag allocated after it, and the used bytes then.
     checkpoint: Option<(SlabCheckpoint, u64, usize)>,
+    /// The open low block, if any.
+    low: Option<LowBlock>,
 }
 
 /// A program being replayed: the pool, its arenas and the model of each.
@@ -150,6 +177,7 @@ impl Run {
             arena: builder.build(),
             live: Vec::new(),
             checkpoint: None,
+            low: None,
         });
     }
 
@@ -181,6 +209,7 @@ impl Run {
             } => self.alloc(arena % n, size, 1 << align_shift),
             Op::Reset(arena) => {
                 let arena = arena % n;
+                self.close_low(arena, 0);
                 self.forget(arena, 0);
                 let model = &mut self.arenas[arena];
                 model.arena.reset();
@@ -199,6 +228,14 @@ impl Run {
             Op::Rewind(arena) => {
                 let arena = arena % n;
                 if let Some((checkpoint, first_after, used)) = self.arenas[arena].checkpoint {
+                    // A block opened since is abandoned first, as the slice builder's is
+                    // dropped before its call rewinds; an older one stays open.
+                    if self.arenas[arena]
+                        .low
+                        .is_some_and(|low| low.tag >= first_after)
+                    {
+                        self.close_low(arena, 0);
+                    }
                     let from = self.arenas[arena]
                         .live
                         .partition_point(|l| l.tag < first_after);
@@ -224,6 +261,7 @@ impl Run {
             }
             Op::Drop(arena) => {
                 let arena = arena % n;
+                self.close_low(arena, 0);
                 self.forget(arena, 0);
                 self.arenas.swap_remove(arena);
             }
@@ -232,8 +270,113 @@ impl Run {
                     self.new_arena();
                 }
             }
+            Op::LowTake {
+                arena,
+                size,
+                align_shift,
+            } => self.take_low(arena % n, size, 1 << align_shift),
+            Op::LowGrow { arena, size } => self.grow_low(arena % n, size),
+            Op::LowClose { arena, keep } => {
+                let arena = arena % n;
+                if let Some(low) = self.arenas[arena].low {
+                    self.close_low(arena, keep % (low.len + 1));
+                }
+            }
         }
         self.check();
+    }
+
+    fn take_low(&mut self, arena: usize, size: usize, align: usize) {
+        let layout = Layout::from_size_align(size, align).unwrap();
+        let model = &mut self.arenas[arena];
+        let Some(ptr) = model.arena.take_low(layout) else {
+            return;
+        };
+        assert!(model.low.is_none(), "a second low block while one is open");
+        let addr = ptr.as_ptr() as usize;
+        assert_eq!(addr % align, 0, "low {layout:?} misaligned at {addr:#x}");
+        let tag = self.next_tag;
+        self.next_tag += 1;
+        self.all_live.insert(addr, size);
+        // SAFETY: the block is `size` bytes of the arena, ours until it closes.
+        fill(
+            unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), size) },
+            tag,
+        );
+        model.low = Some(LowBlock {
+            addr,
+            len: size,
+            tag,
+        });
+    }
+
+    fn grow_low(&mut self, arena: usize, size: usize) {
+        let model = &mut self.arenas[arena];
+        let Some(low) = model.low else {
+            return;
+        };
+        let end = NonNull::new((low.addr + low.len) as *mut u8).unwrap();
+        if !model.arena.extend_low(end, size) {
+            return;
+        }
+        // A checkpoint taken while the block was open does not cover its growth: a rewind to
+        // it would free what the block just took (the slice builder never grows a block
+        // between a checkpoint and its rewind).
+        if model
+            .checkpoint
+            .is_some_and(|(_, first_after, _)| low.tag < first_after)
+        {
+            model.checkpoint = None;
+        }
+        // SAFETY: the block is live until it closes, and grew by `size` bytes.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(low.addr as *mut u8, low.len + size) };
+        assert!(
+            holds(&bytes[..low.len], low.tag),
+            "low block {low:?} changed"
+        );
+        fill(bytes, low.tag);
+        self.all_live.remove(low.addr, low.len);
+        self.all_live.insert(low.addr, low.len + size);
+        model.low = Some(LowBlock {
+            len: low.len + size,
+            ..low
+        });
+    }
+
+    /// Closes the arena's open low block, if any, keeping its first `keep` bytes as an
+    /// allocation.
+    fn close_low(&mut self, arena: usize, keep: usize) {
+        let model = &mut self.arenas[arena];
+        let Some(low) = model.low.take() else {
+            return;
+        };
+        // SAFETY: the block is live until it closes.
+        let bytes = unsafe { std::slice::from_raw_parts(low.addr as *const u8, low.len) };
+        assert!(holds(bytes, low.tag), "low block {low:?} changed");
+        let start = NonNull::new(low.addr as *mut u8).unwrap();
+        // SAFETY: `keep <= len`: both ends lie in the open block, whose bytes past `keep` the
+        // model never touches again.
+        unsafe {
+            model.arena.close_low(start.add(keep), start.add(low.len));
+        }
+        if model
+            .checkpoint
+            .is_some_and(|(_, first_after, _)| low.tag < first_after)
+        {
+            // As for growing: what the block kept was not allocated at the checkpoint.
+            model.checkpoint = None;
+        }
+        self.all_live.remove(low.addr, low.len);
+        if keep > 0 {
+            self.all_live.insert(low.addr, keep);
+            let kept = Live {
+                addr: low.addr,
+                layout: Layout::from_size_align(keep, 1).unwrap(),
+                tag: low.tag,
+            };
+            let at = model.live.partition_point(|l| l.tag < low.tag);
+            model.live.insert(at, kept);
+        }
     }
 
     fn alloc(&mut self, arena: usize, size: usize, align: usize) {
@@ -277,7 +420,8 @@ impl Run {
         for model in &self.arenas {
             model.arena.check_invariants();
             let stats = model.arena.stats();
-            let live: usize = model.live.iter().map(|l| l.layout.size()).sum();
+            let live: usize = model.live.iter().map(|l| l.layout.size()).sum::<usize>()
+                + model.low.map_or(0, |low| low.len);
             assert!(stats.used_bytes >= live, "{stats:?} < {live} live bytes");
             assert!(stats.used_bytes <= stats.reserved_bytes);
             assert_eq!(BumpAllocator::stats(&model.arena).chunks, stats.chunks);
@@ -301,6 +445,7 @@ impl Run {
     /// chunk in use and maps only free ones.
     pub fn finish(mut self) {
         while !self.arenas.is_empty() {
+            self.close_low(0, 0);
             self.forget(0, 0);
             self.arenas.swap_remove(0);
         }
