@@ -275,20 +275,20 @@ pub(crate) fn move_into<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
 /// backend's own checkpoint value.
 #[derive(Clone, Copy)]
 pub struct Checkpoint {
-    /// The bytes of a `Copy` value of at most three words, aligned at most to `usize`; stored
+    /// The bytes of a `Copy` value of at most four words, aligned at most to `usize`; stored
     /// as `MaybeUninit` so that pointers inside keep their provenance.
-    raw: core::mem::MaybeUninit<[usize; 3]>,
+    raw: core::mem::MaybeUninit<[usize; 4]>,
 }
 
 impl Checkpoint {
-    /// Wraps a backend's checkpoint value (at most three words, aligned at most to `usize`).
+    /// Wraps a backend's checkpoint value (at most four words, aligned at most to `usize`).
     #[must_use]
     pub fn new<C: Copy + 'static>(value: C) -> Self {
         const {
-            assert!(core::mem::size_of::<C>() <= core::mem::size_of::<[usize; 3]>());
+            assert!(core::mem::size_of::<C>() <= core::mem::size_of::<[usize; 4]>());
             assert!(core::mem::align_of::<C>() <= core::mem::align_of::<usize>());
         };
-        let mut raw = core::mem::MaybeUninit::<[usize; 3]>::uninit();
+        let mut raw = core::mem::MaybeUninit::<[usize; 4]>::uninit();
         // SAFETY: the const assertions make `C` fit in `raw`'s size and alignment.
         unsafe { raw.as_mut_ptr().cast::<C>().write(value) };
         Self { raw }

@@ -338,7 +338,7 @@ pub(crate) fn check_len(len: usize, elem_size: usize) -> Result<(), LimitHit> {
 
 /// The longest sequence of elements of `elem_size` bytes that [`check_len`] allows right now
 /// (the budget can only shrink afterwards).
-#[inline]
+#[inline(always)]
 pub(crate) fn len_allowed(elem_size: usize) -> usize {
     with(|cx| match cx.bytes_left.get().checked_div(elem_size) {
         Some(fit) => cx.max_len.get().min(fit),

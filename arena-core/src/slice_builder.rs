@@ -139,8 +139,10 @@ enum Hold<'bump> {
 }
 
 /// The open block of a sequence at the low edge of a [`SlabArena`]'s current chunk (see
-/// `slab_arena::low_edge`): closed when the sequence finishes, given back whole when it is
-/// abandoned (an error, or a move to the scratch stack).
+/// `slab_arena::low_edge`): closed when the sequence finishes, given back whole when its
+/// elements move to the scratch stack. A sequence abandoned by an error leaves it open: the
+/// failed call rewinds its arena, which closes it with everything else allocated since its
+/// checkpoint (no `Drop` here, which would put a call into every builder's drop).
 struct LowBlock<'bump> {
     arena: &'bump SlabArena,
     /// The block's start: the sequence's first element.
@@ -150,8 +152,6 @@ struct LowBlock<'bump> {
     /// The length the format announced, if any, judged when the sequence ends as a staged
     /// one's is.
     announced: Option<usize>,
-    /// Still open: `finish` closes it keeping the elements, and then the drop does nothing.
-    open: bool,
 }
 
 impl LowBlock<'_> {
@@ -184,10 +184,10 @@ impl LowBlock<'_> {
 
     /// Closes the block as the slice of its first `len` elements of `T`: the rest goes back to
     /// the arena if it can.
-    fn close<T>(&mut self, len: usize) {
-        self.open = false;
-        // SAFETY: the first `len` elements are the slice being handed out, inside the block;
-        // the bytes past them are never used.
+    fn close<T>(&self, len: usize) {
+        // SAFETY: the first `len` elements are the slice being handed out, inside the block
+        // (the arena's `take_low` and `extend_low` made `start..end` the open block); the
+        // bytes past them are never used.
         unsafe {
             let keep_to = self.start.cast::<T>().add(len).cast();
             self.arena.close_low(keep_to, self.end);
@@ -195,19 +195,10 @@ impl LowBlock<'_> {
     }
 }
 
-impl Drop for LowBlock<'_> {
-    fn drop(&mut self) {
-        if self.open {
-            // SAFETY: `start..end` is the open block (the arena's `take_low` and `extend_low`
-            // made it so), and an abandoned sequence's elements are never read.
-            unsafe { self.arena.close_low(self.start, self.end) };
-        }
-    }
-}
-
 impl<'bump, T> Place<'bump, T> {
     /// A scratch place holding `items`, of a sequence announced as `announced` long, that may
     /// move to `low`'s low edge.
+    #[inline(always)]
     fn scratch(
         items: ScratchVec<T>,
         announced: Option<usize>,
@@ -347,30 +338,6 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         }
     }
 
-    /// Appends `value` as [`push`](Self::push) does; `Ok(true)` when the next element has room
-    /// in a direct block (the elements just moved to one, or it grew), for [`fill`]'s loop to
-    /// go back to filling it in place.
-    ///
-    /// [`fill`]: Self::fill
-    #[inline(always)]
-    fn push_staged(&mut self, value: T) -> Result<bool, BuildError> {
-        match &mut self.place {
-            Place::Scratch {
-                items,
-                unchecked_up_to,
-                ..
-            } => {
-                items.push(value)?;
-                if items.len() > *unchecked_up_to {
-                    return self.past_unchecked();
-                }
-                Ok(false)
-            }
-            Place::Direct { .. } => self.spill(value),
-            Place::Done => unreachable!("a finished builder takes no more elements"),
-        }
-    }
-
     /// Appends every element of `seq`, read with `elem`.
     #[inline(always)]
     pub(crate) fn extend_from_seq<'de, S, E>(
@@ -399,9 +366,8 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     /// register) until the loop ends: a loop of [`push`](Self::push) would store and reload it
     /// through `self` for every element (the cold paths take `&mut self`, so the compiler
     /// keeps the builder in memory). When the block is full, or the elements go to the scratch
-    /// stack, the next ones are written to a local slot and pushed one by one, until a block
-    /// has room again (a staged sequence moved to the low edge of a [`SlabArena`], or its block
-    /// there grew).
+    /// stack, the rest are written to a local slot and pushed one by one (a staged sequence
+    /// that moves to the low edge of a [`SlabArena`] too: its pushes then write to its block).
     ///
     /// # Safety
     ///
@@ -413,42 +379,36 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     /// or not as the code around it grows, and a call per element is felt in every sequence.
     #[inline(always)]
     unsafe fn fill<E: serde::de::Error>(&mut self, mut next: impl Next<T, E>) -> Result<(), E> {
-        let mut slot = MaybeUninit::uninit();
-        loop {
-            if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
-                let (ptr, cap) = (*ptr, *cap);
-                let mut filled = *len;
-                while filled < cap {
-                    // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
-                    // zero-sized `T`, where a slot needs no memory), and slot `filled < cap`
-                    // is unused; `MaybeUninit<T>` has the layout of `T`.
-                    let slot = unsafe { &mut *ptr.add(filled).as_ptr().cast::<MaybeUninit<T>>() };
-                    match next.next(slot) {
-                        Ok(true) => filled += 1,
-                        Ok(false) => {
-                            *len = filled;
-                            return Ok(());
-                        }
-                        Err(e) => {
-                            *len = filled;
-                            return Err(e);
-                        }
+        if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
+            let (ptr, cap) = (*ptr, *cap);
+            let mut filled = *len;
+            while filled < cap {
+                // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
+                // zero-sized `T`, where a slot needs no memory), and slot `filled < cap` is
+                // unused; `MaybeUninit<T>` has the layout of `T`.
+                let slot = unsafe { &mut *ptr.add(filled).as_ptr().cast::<MaybeUninit<T>>() };
+                match next.next(slot) {
+                    Ok(true) => filled += 1,
+                    Ok(false) => {
+                        *len = filled;
+                        return Ok(());
+                    }
+                    Err(e) => {
+                        *len = filled;
+                        return Err(e);
                     }
                 }
-                *len = filled;
             }
-            loop {
-                if !next.next(&mut slot)? {
-                    return Ok(());
-                }
-                // SAFETY: `next` returned `Ok(true)`, so it initialized `slot` (the caller's
-                // promise); it is read once per write.
-                let value = unsafe { slot.assume_init_read() };
-                if self.push_staged(value).map_err(BuildError::into_de)? {
-                    break;
-                }
-            }
+            *len = filled;
         }
+        let mut slot = MaybeUninit::uninit();
+        while next.next(&mut slot)? {
+            // SAFETY: `next` returned `Ok(true)`, so it initialized `slot` (the caller's
+            // promise); it is read once per write.
+            let value = unsafe { slot.assume_init_read() };
+            self.push(value).map_err(BuildError::into_de)?;
+        }
+        Ok(())
     }
 
     /// A direct block is full: a block at the low edge grows if it can; any other block's
@@ -494,8 +454,12 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         }
         items.push(value)?;
         call::check_len(items.len(), size_of::<T>())?;
-        // Dropping the old place gives the block back: its pending bytes, its input claim, or
-        // its room at the low edge.
+        if let Hold::Low(low) = hold {
+            // Its elements moved out: none of it is kept.
+            low.close::<T>(0);
+        }
+        // Dropping the old place gives a direct block back: its pending bytes or its input
+        // claim.
         self.place = Place::scratch(items, announced, None);
         Ok(false)
     }
@@ -538,7 +502,6 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                     // SAFETY: the block is `cap` elements long.
                     end: unsafe { ptr.add(cap) }.cast(),
                     announced: *announced,
-                    open: true,
                 };
                 // Dropping the scratch place closes its frame, empty now.
                 self.place = Place::Direct {
@@ -576,7 +539,7 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             &mut Place::Direct {
                 ptr,
                 len,
-                hold: Hold::Low(ref mut low),
+                hold: Hold::Low(ref low),
                 ..
             } => finish_low(ptr, len, low),
             &mut Place::Direct { ptr, cap, len, .. } => {
@@ -602,11 +565,14 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         match self.place {
             Place::Scratch { items, .. } => Ok(items),
             Place::Done => Ok(ScratchVec::new(None)?),
-            Place::Direct { ptr, len, .. } => {
+            Place::Direct { ptr, len, hold, .. } => {
                 let mut items = ScratchVec::new(Some(len))?;
                 for i in 0..len {
                     // SAFETY: as in `spill`.
                     items.push(unsafe { ptr.add(i).read() })?;
+                }
+                if let Hold::Low(low) = hold {
+                    low.close::<T>(0);
                 }
                 Ok(items)
             }
@@ -655,13 +621,13 @@ fn finish_scratch<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
 fn finish_low<'bump, T: 'bump>(
     ptr: NonNull<T>,
     len: usize,
-    low: &mut LowBlock<'bump>,
+    low: &LowBlock<'bump>,
 ) -> Result<&'bump mut [T], BuildError> {
     if let Some(announced) = low.announced {
         trust::judge::<T>(announced, len);
     }
     // `len * size` cannot overflow: the elements exist in the block. On error the block is
-    // abandoned, and given back when the builder finishes.
+    // abandoned, and the failed call's rewind frees it.
     call::charge(len * size_of::<T>())?;
     low.close::<T>(len);
     // SAFETY: the first `len` elements of the block were written by `push`; the block lives in
@@ -867,7 +833,7 @@ where
 }
 
 /// The finished slice of `items`, in the arena at its exact size, or the format's error.
-#[inline]
+#[inline(always)]
 pub(crate) fn finish<'bump, T, A, E>(
     items: &mut SliceBuilder<'bump, T>,
     arena: &'bump A,
@@ -1184,16 +1150,21 @@ mod tests {
     }
 
     #[test]
-    fn an_abandoned_low_block_is_given_back_and_a_rewind_keeps_an_older_one() {
+    fn a_rewind_frees_an_abandoned_low_block_and_keeps_an_older_one() {
         use crate::{BumpAllocator, BumpAllocatorExt};
         let arena = slab(1 << 20, 1 << 20);
-        // Abandoned (an error in the sequence): its block goes back to the chunk.
+        arena.alloc_str("kept");
+        // Abandoned (an error in the sequence): the failed call rewinds to where it started,
+        // and the arena can take a low block again.
+        let start = BumpAllocator::checkpoint(&arena).unwrap();
         let mut b = SliceBuilder::<u64>::new(&arena, None, false).unwrap();
         for i in 0..20_000 {
             b.push(i).unwrap();
         }
-        arena.alloc_str("kept");
+        arena.alloc_str("lost");
         drop(b);
+        // SAFETY: nothing allocated since the checkpoint is used again.
+        unsafe { BumpAllocator::rewind(&arena, start) };
         assert_eq!(arena.stats().used_bytes, 4);
         // A checkpoint taken while a block is open (an untagged variant tried inside one of
         // its elements), rewound: the block stays, and grows on.

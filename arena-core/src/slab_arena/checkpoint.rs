@@ -9,8 +9,9 @@ use crate::chunk_pool::poison;
 
 /// A saved allocation state of a [`SlabArena`], to [`reset_to`](SlabArena::reset_to).
 ///
-/// Three words: the arena's newest chunk, its bump cursor and the bottom of its current chunk
-/// (where the [low edge](super::low_edge) had risen to) at the time. It is meant for the
+/// Four words: the arena's newest chunk, its bump cursor, the bottom of its current chunk
+/// (where the [low edge](super::low_edge) had risen to) and whether a low block was open, at
+/// the time. It is meant for the
 /// arena that made it, before its next reset; anything else is refused (a panic) as soon as it
 /// does not describe chunks the arena still holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,10 +22,12 @@ pub struct SlabCheckpoint {
     cursor: *mut u8,
     /// The bottom then: the current chunk's low edge (`EMPTY` without chunks).
     bottom: usize,
+    /// Whether a low block was open then: one opened since is closed by the rewind.
+    low_open: bool,
 }
 
 impl SlabArena {
-    /// A checkpoint of the allocation state, to [`reset_to`](Self::reset_to): three words,
+    /// A checkpoint of the allocation state, to [`reset_to`](Self::reset_to): four words,
     /// no allocation, no lock.
     #[must_use]
     pub fn checkpoint(&self) -> SlabCheckpoint {
@@ -32,6 +35,7 @@ impl SlabArena {
             head: self.head.get(),
             cursor: self.cursor.get(),
             bottom: self.bottom.get(),
+            low_open: self.low_open.get(),
         }
     }
 
@@ -114,9 +118,12 @@ impl SlabArena {
             self.reserved.set(self.reserved.get() - freed);
         }
         self.current.set(current);
-        if current.is_some() && self.low_retired.get() == current {
-            // The chunk of an open low block is current again, its bottom where the block ends
-            // (the block is older than the checkpoint, and did not grow since).
+        // A low block opened since the checkpoint is freed with the rest; one open then is
+        // still open (it cannot have grown or closed since: see `low_edge`).
+        self.low_open.set(checkpoint.low_open);
+        if !checkpoint.low_open || (current.is_some() && self.low_retired.get() == current) {
+            // No block open, or the chunk of the open one is current again, its bottom where
+            // the block ends.
             self.low_retired.set(None);
         }
         match current {

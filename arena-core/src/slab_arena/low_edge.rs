@@ -22,9 +22,15 @@
 //!   chunk, counted as its unused tail is (not as used). That is the cost of a document that
 //!   outgrew its chunk: at most one block per sequence (a sequence takes the low edge once),
 //!   at most the room its chunk had.
-//! - **Rewinding** restores the bottom with the cursor ([`SlabCheckpoint`] holds both): a
-//!   block opened after the checkpoint is freed with everything else, one opened before it
-//!   keeps growing.
+//! - **Rewinding** restores the bottom with the cursor, and whether a block is open
+//!   ([`SlabCheckpoint`] holds all three): a block opened after the checkpoint is freed and
+//!   closed with everything else (so a sequence abandoned by an error needs nothing of its
+//!   own: its call rewinds), and one opened before it stays open. Such an older block must not
+//!   grow or close between the checkpoint and the rewind, and does not: the checkpoints taken
+//!   while a sequence is open are those of attempts inside one of its elements, and the
+//!   sequence grows or closes only between its elements. A sequence abandoned without a
+//!   rewind (an error a hand-written impl swallows) leaves its block open: its bytes stay
+//!   allocated, and the arena takes no other low block until a rewind or a reset.
 //!
 //! The four methods are the slice builder's; they are public, hidden, for the model tests
 //! (`tests/slab_model.rs`), which interleave them with allocations, checkpoints and rewinds.

@@ -209,13 +209,14 @@ impl Run {
             } => self.alloc(arena % n, size, 1 << align_shift),
             Op::Reset(arena) => {
                 let arena = arena % n;
-                self.close_low(arena, 0);
+                self.abandon_low(arena);
                 self.forget(arena, 0);
                 let model = &mut self.arenas[arena];
                 model.arena.reset();
                 model.checkpoint = None;
                 let stats = model.arena.stats();
                 assert!(stats.chunks <= 1 && stats.used_bytes == 0, "{stats:?}");
+                self.assert_low_edge_free(arena);
             }
             Op::Checkpoint(arena) => {
                 let model = &mut self.arenas[arena % n];
@@ -228,13 +229,13 @@ impl Run {
             Op::Rewind(arena) => {
                 let arena = arena % n;
                 if let Some((checkpoint, first_after, used)) = self.arenas[arena].checkpoint {
-                    // A block opened since is abandoned first, as the slice builder's is
-                    // dropped before its call rewinds; an older one stays open.
+                    // A block opened since is abandoned (a sequence that failed), and the rewind
+                    // frees and closes it; an older one stays open.
                     if self.arenas[arena]
                         .low
                         .is_some_and(|low| low.tag >= first_after)
                     {
-                        self.close_low(arena, 0);
+                        self.abandon_low(arena);
                     }
                     let from = self.arenas[arena]
                         .live
@@ -245,6 +246,7 @@ impl Run {
                     // Exactly the state of the checkpoint again (even when an allocation from
                     // before it was freed since, and the cursor went above it).
                     assert_eq!(model.arena.stats().used_bytes, used);
+                    self.assert_low_edge_free(arena);
                 }
             }
             Op::FreeLatest(arena) => {
@@ -261,7 +263,7 @@ impl Run {
             }
             Op::Drop(arena) => {
                 let arena = arena % n;
-                self.close_low(arena, 0);
+                self.abandon_low(arena);
                 self.forget(arena, 0);
                 self.arenas.swap_remove(arena);
             }
@@ -341,6 +343,33 @@ impl Run {
             len: low.len + size,
             ..low
         });
+    }
+
+    /// Unless the model has a low block open, the arena takes one (an empty one, closed again
+    /// at once) whenever it has a chunk: nothing abandoned still holds its low edge.
+    fn assert_low_edge_free(&self, arena: usize) {
+        let model = &self.arenas[arena];
+        if model.low.is_some() || model.arena.stats().chunks == 0 {
+            return;
+        }
+        let empty = Layout::new::<()>();
+        let ptr = model.arena.take_low(empty);
+        assert!(ptr.is_some(), "the low edge is still taken");
+        if let Some(ptr) = ptr {
+            // SAFETY: an empty block, closed whole.
+            unsafe { model.arena.close_low(ptr, ptr) };
+        }
+    }
+
+    /// Forgets the arena's open low block, if any, without closing it (its sequence failed):
+    /// the reset, rewind or drop that follows must free it.
+    fn abandon_low(&mut self, arena: usize) {
+        if let Some(low) = self.arenas[arena].low.take() {
+            // SAFETY: the block is live until the step that follows.
+            let bytes = unsafe { std::slice::from_raw_parts(low.addr as *const u8, low.len) };
+            assert!(holds(bytes, low.tag), "low block {low:?} changed");
+            self.all_live.remove(low.addr, low.len);
+        }
     }
 
     /// Closes the arena's open low block, if any, keeping its first `keep` bytes as an
@@ -445,7 +474,7 @@ impl Run {
     /// chunk in use and maps only free ones.
     pub fn finish(mut self) {
         while !self.arenas.is_empty() {
-            self.close_low(0, 0);
+            self.abandon_low(0);
             self.forget(0, 0);
             self.arenas.swap_remove(0);
         }
