@@ -10,10 +10,10 @@ use crate::chunk_pool::poison;
 /// A saved allocation state of a [`SlabArena`], to [`reset_to`](SlabArena::reset_to).
 ///
 /// Four words: the arena's newest chunk, its bump cursor, the bottom of its current chunk
-/// (where the [low edge](super::low_edge) had risen to) and whether a low block was open, at
-/// the time. It is meant for the
-/// arena that made it, before its next reset; anything else is refused (a panic) as soon as it
-/// does not describe chunks the arena still holds.
+/// (where its low edge, the blocks taken from the bottom up, had risen to) and whether a low
+/// block was open, at the time. It is meant for the arena that made it, before its next reset;
+/// anything else is refused (a panic) as soon as it does not describe chunks the arena still
+/// holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SlabCheckpoint {
     /// The newest chunk then, or `None` for an arena without chunks.
