@@ -71,10 +71,12 @@ proptest! {
     }
 }
 
-/// Edge cases of checkpoints and resets replayed on every run, whatever proptest generates: a
-/// checkpoint of an arena with no chunk rewound to (then the arena dropped, or not), a rewind
-/// over a free of an allocation older than the checkpoint, and a reset of an arena of several
-/// chunks followed by a drop.
+/// Edge cases of checkpoints, resets and the low edge replayed on every run, whatever proptest
+/// generates: a checkpoint of an arena with no chunk rewound to (then the arena dropped, or
+/// not), a rewind over a free of an allocation older than the checkpoint, a reset of an arena
+/// of several chunks followed by a drop, and (with a configuration of its own) a low block
+/// grown by nothing after a refill retired its chunk, which once moved the bottom into the
+/// retired chunk.
 #[test]
 fn recorded_programs_match_the_model() {
     let config = Config {
@@ -119,6 +121,27 @@ fn recorded_programs_match_the_model() {
     for ops in &programs {
         Run::replay(config.clone(), ops);
     }
+    let one_chunk_size = Config {
+        initial_chunk: 64 * KIB,
+        ..config
+    };
+    let retired_low_block = [
+        alloc(1, 0),
+        Op::LowTake {
+            arena: 0,
+            size: 0,
+            align_shift: 0,
+        },
+        alloc(36000, 5),
+        alloc(29473, 0),
+        Op::LowGrow { arena: 0, size: 0 },
+        Op::LowGrow {
+            arena: 0,
+            size: 100,
+        },
+        Op::LowClose { arena: 0, keep: 0 },
+    ];
+    Run::replay(one_chunk_size, &retired_low_block);
 }
 
 #[test]

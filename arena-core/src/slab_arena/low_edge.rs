@@ -84,6 +84,11 @@ impl SlabArena {
     /// bottom and the chunk has the room.
     #[doc(hidden)]
     pub fn extend_low(&self, end: NonNull<u8>, extra: usize) -> bool {
+        // Not `low_room(end) < extra` alone: a block left in a retired chunk has no room, and
+        // growing it by nothing must not move the bottom to it.
+        if !self.low_open.get() || end.addr().get() != self.bottom.get() {
+            return false;
+        }
         if self.low_room(end) < extra {
             return false;
         }
