@@ -168,7 +168,7 @@ impl LowBlock<'_> {
         if allowed <= cap {
             call::check_len(cap + 1, size)?;
         }
-        let room = self.arena.low_room(self.end) / size;
+        let room = self.arena.low_room(self.end).unwrap_or(0) / size;
         let extra = (LOW_STEP / size)
             .max(1)
             .min(room)

@@ -67,29 +67,22 @@ impl SlabArena {
         NonNull::new(ptr)
     }
 
-    /// Bytes the open low block ending at `end` can grow by: the room between the bottom and
-    /// the cursor if it still ends at the bottom, else 0.
+    /// Bytes the open low block ending at `end` can grow by (the room between the bottom and
+    /// the cursor), or `None` when it no longer ends at the bottom (a refill retired its
+    /// chunk) or no block is open: such a block cannot grow, not even by nothing.
     #[doc(hidden)]
     #[must_use]
-    pub fn low_room(&self, end: NonNull<u8>) -> usize {
+    pub fn low_room(&self, end: NonNull<u8>) -> Option<usize> {
         let bottom = self.bottom.get();
-        if self.low_open.get() && end.addr().get() == bottom {
-            self.cursor.get().addr() - bottom
-        } else {
-            0
-        }
+        (self.low_open.get() && end.addr().get() == bottom)
+            .then(|| self.cursor.get().addr() - bottom)
     }
 
     /// Grows the open low block ending at `end` by `extra` bytes, if it still ends at the
     /// bottom and the chunk has the room.
     #[doc(hidden)]
     pub fn extend_low(&self, end: NonNull<u8>, extra: usize) -> bool {
-        // Not `low_room(end) < extra` alone: a block left in a retired chunk has no room, and
-        // growing it by nothing must not move the bottom to it.
-        if !self.low_open.get() || end.addr().get() != self.bottom.get() {
-            return false;
-        }
-        if self.low_room(end) < extra {
+        if self.low_room(end).is_none_or(|room| room < extra) {
             return false;
         }
         poison::unpoison(end.as_ptr(), extra);
@@ -106,7 +99,10 @@ impl SlabArena {
     /// `keep_to..end` lies in the block, and none of those bytes is used again.
     #[doc(hidden)]
     pub unsafe fn close_low(&self, keep_to: NonNull<u8>, end: NonNull<u8>) {
-        self.low_open.set(false);
+        if !self.low_open.replace(false) {
+            // No block open: nothing of it to give back.
+            return;
+        }
         let (keep_to, end) = (keep_to.addr().get(), end.addr().get());
         let given_back = end - keep_to;
         if let Some(retired) = self.low_retired.take() {
