@@ -75,6 +75,15 @@ pub struct Row {
     pub peak_rss_bytes: u64,
     /// Resident memory when timing started: the input and the process itself.
     pub baseline_rss_bytes: u64,
+    /// `peak_rss_bytes` less the file-backed pages resident when timing started (`RssFile`:
+    /// the binary's code and read-only data, the shared libraries): the peak of the process's
+    /// data, the input and the allocators' retained memory included. The binary holds every
+    /// strategy's code, and how many of its pages a strategy's code touches depends on where
+    /// the linker put it (the kernel maps code in 64 KiB windows), so this is the figure that
+    /// compares what strategies hold. File pages are not given back while timing, so it is an
+    /// upper bound of the data's peak.
+    #[serde(default)]
+    pub peak_data_rss_bytes: u64,
     /// Live data of the document (arena and multitude strategies): the exactly-sized deep heap
     /// footprint of its arena model.
     pub live_bytes: Option<u64>,
@@ -189,9 +198,10 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
 
     // 3. Time: one warm state per worker, peak memory from here on.
     let threads = plan.threads.max(1);
-    let (decode, drops, replays, baseline, peak) = if threads == 1 {
+    let (decode, drops, replays, baseline, file, peak) = if threads == 1 {
         reset_peak_rss();
         let baseline = proc_status_bytes("VmRSS");
+        let file = proc_status_bytes("RssFile");
         let mut samples = Vec::with_capacity(runs as usize);
         for _ in 0..runs {
             samples.push(S::once::<F>(&mut state, input, None)?);
@@ -200,7 +210,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         let decode = samples.iter().map(|s| nanos(s.decode)).collect();
         let drops = samples.iter().map(|s| nanos(s.drop)).collect();
         let replays = samples.iter().map(|s| s.replay.map(nanos)).collect();
-        (decode, drops, replays, baseline, peak)
+        (decode, drops, replays, baseline, file, peak)
     } else {
         drop(state);
         time_threads::<F, D, S>(input, runs, threads)?
@@ -237,6 +247,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         scratch_releases_per_doc: os_calls.map(|c| c.scratch),
         peak_rss_bytes: peak,
         baseline_rss_bytes: baseline,
+        peak_data_rss_bytes: peak.saturating_sub(file),
         live_bytes: observed.live_bytes,
         arena: observed.arena,
         arena_warm: warm.arena,
@@ -246,8 +257,8 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
 }
 
 /// Per round: the deserialization, the drop and the replay (when the strategy has one) times,
-/// then the baseline and peak resident memory.
-type Timings = (Vec<u64>, Vec<u64>, Option<Vec<u64>>, u64, u64);
+/// then the baseline resident memory, its file-backed part and the peak resident memory.
+type Timings = (Vec<u64>, Vec<u64>, Option<Vec<u64>>, u64, u64, u64);
 
 /// `threads` workers, each with its own copy of the document and its own state, deserialize
 /// `runs` rounds in step (a barrier starts each round); a round takes as long as its slowest
@@ -261,6 +272,7 @@ fn time_threads<F: Format, D: Dataset, S: Strategy<D>>(
     let barrier = std::sync::Barrier::new(threads as usize);
     reset_peak_rss();
     let baseline = proc_status_bytes("VmRSS");
+    let file = proc_status_bytes("RssFile");
     let per_worker: Vec<Result<Vec<Sample>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = copies
             .iter()
@@ -314,5 +326,5 @@ fn time_threads<F: Format, D: Dataset, S: Strategy<D>>(
                 .flatten()
         })
         .collect();
-    Ok((decode, drops, replays, baseline, peak))
+    Ok((decode, drops, replays, baseline, file, peak))
 }

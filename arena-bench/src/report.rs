@@ -178,13 +178,13 @@ impl Report {
         }
         out.push_str(
             "| format/dataset/strategy | input MB | median ms | ± % | MB/s | drop ms | \
-             ms per doc | speedup | allocs/doc | OS calls/doc | peak RSS MB | \
+             ms per doc | speedup | allocs/doc | OS calls/doc | peak RSS MB | data MB | \
              arena reserved (warm) / used / live MB |\n",
         );
-        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for r in self.rows.iter().filter(|r| !is_value(&r.row)) {
             let row = &r.row;
-            if not_measured(&mut out, r, 9) {
+            if not_measured(&mut out, r, 10) {
                 continue;
             }
             let arena = match (row.arena, row.live_bytes) {
@@ -203,7 +203,7 @@ impl Report {
             };
             let _ = writeln!(
                 out,
-                "| {} | {:.2} | {:.3} | {:.1} | {:.0} | {:.3} | {:.3} | {} | {} | {} | {:.1} | {} |",
+                "| {} | {:.2} | {:.3} | {:.1} | {:.0} | {:.3} | {:.3} | {} | {} | {} | {:.1} | {:.1} | {} |",
                 r.name,
                 f(row.input_bytes) / 1e6,
                 f(row.median_ns) / 1e6,
@@ -216,6 +216,7 @@ impl Report {
                 calls(row),
                 os_calls(row),
                 f(row.peak_rss_bytes) / 1e6,
+                f(row.peak_data_rss_bytes) / 1e6,
                 arena,
             );
         }

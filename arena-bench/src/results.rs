@@ -162,6 +162,19 @@ pub fn markdown(report: &Report, chart: Option<&str>) -> String {
             |r| format!("{:.1}", r.row.peak_rss_bytes as f64 / 1e6)
         )
     );
+    let _ = write!(
+        out,
+        "\n## Peak data memory\n\nMB, the same peak less the file-backed pages resident when \
+         timing started (the binary's code, the shared libraries): the documents, the input and \
+         what the allocators keep. The binary holds the code of every strategy, and how many of \
+         its pages one strategy touches depends on where the linker put that code, so this is \
+         the figure that compares what the strategies hold.\n\n{}",
+        pivot(
+            &report.rows,
+            |r| !is_value(r),
+            |r| format!("{:.1}", r.row.peak_data_rss_bytes as f64 / 1e6)
+        )
+    );
     if report.rows.iter().any(is_value) {
         let _ = write!(
             out,
@@ -213,6 +226,7 @@ mod tests {
             median_ns: ns,
             total_median_ns: ns,
             peak_rss_bytes: 12_300_000,
+            peak_data_rss_bytes: 8_100_000,
             ..Row::default()
         }
     }
@@ -253,6 +267,8 @@ mod tests {
             "| postcard/city | 20.00 (1.00x) | 4.000 (5.00x) |",
             "| json/city | 30.00 (1.00x) | failed |",
             "| postcard/city | 12.3 | 12.3 |",
+            "## Peak data memory",
+            "| postcard/city | 8.1 | 8.1 |",
             "| cell | value-serde-system |",
             "| json/city | 9.000 (1.00x) |",
             "slab-fresh is fastest (or within 3%) in 1 of 1 cells",

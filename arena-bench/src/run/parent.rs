@@ -423,6 +423,11 @@ pub(super) fn median_round(mut rounds: Vec<Row>) -> Row {
     }
     let runs = rounds.iter().map(|r| r.runs).sum();
     let peak = rounds.iter().map(|r| r.peak_rss_bytes).max().unwrap_or(0);
+    let peak_data = rounds
+        .iter()
+        .map(|r| r.peak_data_rss_bytes)
+        .max()
+        .unwrap_or(0);
     let allocs = rounds.iter().map(|r| r.allocs_per_doc).max().unwrap_or(0);
     let os = rounds.iter().filter_map(|r| r.os_calls_per_doc).max();
     let scratch = rounds
@@ -433,6 +438,7 @@ pub(super) fn median_round(mut rounds: Vec<Row>) -> Row {
     let mut row = rounds.swap_remove(rounds.len() / 2);
     row.runs = runs;
     row.peak_rss_bytes = peak;
+    row.peak_data_rss_bytes = peak_data;
     row.allocs_per_doc = allocs;
     row.os_calls_per_doc = os;
     row.scratch_releases_per_doc = scratch;
@@ -490,7 +496,24 @@ pub(super) fn run_child(
 
 #[cfg(test)]
 mod tests {
-    use super::spike_sizes;
+    use super::{median_round, spike_sizes};
+    use crate::measure::Row;
+
+    #[test]
+    fn a_cell_keeps_its_median_time_and_its_worst_memory() {
+        let round = |ns, peak, data| Row {
+            total_median_ns: ns,
+            runs: 10,
+            peak_rss_bytes: peak,
+            peak_data_rss_bytes: data,
+            ..Row::default()
+        };
+        let row = median_round(vec![round(30, 12, 9), round(10, 14, 7), round(20, 13, 8)]);
+        assert_eq!(row.total_median_ns, 20);
+        assert_eq!(row.runs, 30);
+        assert_eq!(row.peak_rss_bytes, 14);
+        assert_eq!(row.peak_data_rss_bytes, 9);
+    }
 
     #[test]
     fn the_spike_is_ten_times_the_city_up_to_its_cap() {
