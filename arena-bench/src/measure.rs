@@ -80,8 +80,9 @@ pub struct Row {
     /// data, the input and the allocators' retained memory included. The binary holds every
     /// strategy's code, and how many of its pages a strategy's code touches depends on where
     /// the linker put it (the kernel maps code in 64 KiB windows), so this is the figure that
-    /// compares what strategies hold. File pages are not given back while timing, so it is an
-    /// upper bound of the data's peak.
+    /// compares what strategies hold. Code first run while timing only adds file pages, so
+    /// this is an upper bound of the data's peak, unless the kernel reclaims file pages while
+    /// timing (a machine short of memory).
     #[serde(default)]
     pub peak_data_rss_bytes: u64,
     /// Live data of the document (arena and multitude strategies): the exactly-sized deep heap
