@@ -358,6 +358,15 @@ pub(crate) fn admit_str(len: usize) -> Result<(), LimitHit> {
     })
 }
 
+/// Whether [`admit_str`] can refuse or count anything in the call in force: false when it has
+/// neither a string length limit nor a byte budget. Neither changes while a reader builds
+/// values that run no seed of their own (the JSON `Value` loop), so such a reader asks once
+/// and skips the per-string thread-local access when this is false.
+#[inline]
+pub(crate) fn strings_limited() -> bool {
+    with(|cx| cx.max_str_len.get() != usize::MAX || cx.bytes_left.get() != usize::MAX)
+}
+
 /// Checks that a string of `len` bytes is allowed (without charging it).
 #[inline(always)]
 pub(crate) fn check_str_len(len: usize) -> Result<(), LimitHit> {

@@ -231,7 +231,9 @@ proptest! {
 
     /// A `Value` reads straight from the text (`json::value`), outside the visitor path: under
     /// any limits, it is the value, or the error, that the visitor path over serde_json's
-    /// reader gives. Small limits put each check at the edge of small documents.
+    /// reader gives. Small limits put each check at the edge of small documents; the string
+    /// length limit and the byte budget are also tried alone, as each alone makes the reader
+    /// admit every string.
     #[test]
     fn a_value_reads_under_limits_as_through_serde_json(
         doc in json(),
@@ -245,7 +247,11 @@ proptest! {
             .max_str_len(max_str_len)
             .max_depth(max_depth)
             .max_bytes(max_bytes);
-        for limits in [limits, Limits::default()] {
+        let alone = [
+            Limits::default().max_str_len(max_str_len),
+            Limits::default().max_bytes(max_bytes),
+        ];
+        for limits in [limits, alone[0], alone[1], Limits::default()] {
             arena_tests::with_each_arena!(|arena| {
                 let seed = ArenaSeed::<Value<'_>, _>::new(arena).with_limits(limits);
                 let ours = arena_core::json::from_str_seed(seed, &doc).map_err(|e| e.to_string());

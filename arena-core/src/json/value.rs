@@ -45,10 +45,11 @@ impl<'de> Deserializer<'de> {
         &mut self,
         arena: &'bump A,
     ) -> Result<Value<'bump>, Refused> {
-        self.node(arena, Ok)
+        self.node(arena, call::strings_limited(), Ok)
     }
 
     /// Reads the node at the reading position and hands it to `put`, which stores it.
+    /// `limited` is [`call::strings_limited`], asked once for the whole value.
     ///
     /// Scalars and strings are built here, where this is inlined, and each arm calls `put`
     /// with its own variant, so the node is stored where it goes, field by field. A `Value`
@@ -59,12 +60,13 @@ impl<'de> Deserializer<'de> {
     fn node<'bump, A: BumpAllocator + ?Sized, R>(
         &mut self,
         arena: &'bump A,
+        limited: bool,
         put: impl FnOnce(Value<'bump>) -> Result<R, Refused>,
     ) -> Result<R, Refused> {
         match self.peek().ok_or(Refused)? {
             b'"' => {
                 self.eat();
-                put(Value::Str(self.string_in(arena)?))
+                put(Value::Str(self.string_in(arena, limited)?))
             }
             b'-' | b'0'..=b'9' => match self.number()? {
                 Number::U64(v) => put(Value::U64(v)),
@@ -83,21 +85,24 @@ impl<'de> Deserializer<'de> {
                 self.literal(b"false")?;
                 put(Value::Bool(false))
             }
-            b'[' => put(Value::Array(self.array_in(arena)?)),
-            b'{' => put(Value::Map(self.object_in(arena)?)),
+            b'[' => put(Value::Array(self.array_in(arena, limited)?)),
+            b'{' => put(Value::Map(self.object_in(arena, limited)?)),
             _ => Err(Refused),
         }
     }
 
-    /// The string whose opening quote was just consumed, admitted and copied into the arena as
-    /// `ValueVisitor::visit_str` does.
+    /// The string whose opening quote was just consumed, admitted (when `limited`) and copied
+    /// into the arena as `ValueVisitor::visit_str` does.
     #[inline(always)]
     fn string_in<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
         arena: &'bump A,
+        limited: bool,
     ) -> Result<&'bump str, Refused> {
         let (Text::Borrowed(text) | Text::Copied(text)) = self.str()?;
-        call::admit_str(text.len()).map_err(|_| Refused)?;
+        if limited {
+            call::admit_str(text.len()).map_err(|_| Refused)?;
+        }
         arena.try_alloc_str(text).map_err(|_| Refused)
     }
 
@@ -106,8 +111,9 @@ impl<'de> Deserializer<'de> {
     fn array_in<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
         arena: &'bump A,
+        limited: bool,
     ) -> Result<&'bump [Value<'bump>], Refused> {
-        self.level(b']', |de| de.elements(arena))
+        self.level(b']', |de| de.elements(arena, limited))
     }
 
     /// The elements of the array whose `[` was just consumed, up to its `]` (not consumed).
@@ -115,6 +121,7 @@ impl<'de> Deserializer<'de> {
     fn elements<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
         arena: &'bump A,
+        limited: bool,
     ) -> Result<&'bump [Value<'bump>], Refused> {
         let mut items = SliceBuilder::new(arena, None, true).map_err(|_| Refused)?;
         if self.peek() != Some(b']') {
@@ -122,6 +129,7 @@ impl<'de> Deserializer<'de> {
                 // After a comma, a `]` is no value: a trailing comma is refused here.
                 self.node(
                     arena,
+                    limited,
                     #[inline(always)]
                     |item| items.push(item).map_err(|_| Refused),
                 )?;
@@ -140,8 +148,9 @@ impl<'de> Deserializer<'de> {
     fn object_in<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
         arena: &'bump A,
+        limited: bool,
     ) -> Result<&'bump [(Value<'bump>, Value<'bump>)], Refused> {
-        self.level(b'}', |de| de.entries(arena))
+        self.level(b'}', |de| de.entries(arena, limited))
     }
 
     /// Runs `read` on the array or object whose opening bracket is peeked, one level deeper
@@ -170,6 +179,7 @@ impl<'de> Deserializer<'de> {
     fn entries<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
         arena: &'bump A,
+        limited: bool,
     ) -> Result<&'bump [(Value<'bump>, Value<'bump>)], Refused> {
         let mut entries = SliceBuilder::new(arena, None, true).map_err(|_| Refused)?;
         if self.peek() != Some(b'}') {
@@ -180,10 +190,11 @@ impl<'de> Deserializer<'de> {
                 self.eat();
                 // The key is kept as a `&str`, two words, while the value is read: a `Value`
                 // kept across the calls there is spilled, and copied into the entry in pieces.
-                let key = self.string_in(arena)?;
+                let key = self.string_in(arena, limited)?;
                 self.colon()?;
                 self.node(
                     arena,
+                    limited,
                     #[inline(always)]
                     |value| entries.push((Value::Str(key), value)).map_err(|_| Refused),
                 )?;
