@@ -362,6 +362,7 @@ pub(crate) fn admit_str(len: usize) -> Result<(), LimitHit> {
 /// neither a string length limit nor a byte budget. Neither changes while a reader builds
 /// values that run no seed of their own (the JSON `Value` loop), so such a reader asks once
 /// and skips the per-string thread-local access when this is false.
+#[cfg(feature = "json")]
 #[inline]
 pub(crate) fn strings_limited() -> bool {
     with(|cx| cx.max_str_len.get() != usize::MAX || cx.bytes_left.get() != usize::MAX)
