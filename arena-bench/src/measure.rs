@@ -132,11 +132,14 @@ pub fn proc_status_bytes(field: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// Resets the peak resident memory (VmHWM) to the current resident memory (Linux 4.0+).
-fn reset_peak_rss() {
+/// Resets the peak resident memory (VmHWM) to the current resident memory (Linux 4.0+) and
+/// returns what is resident now, as `(VmRSS, RssFile)`: the baseline of the timed documents and
+/// its file-backed part, which [`Row::peak_data_rss_bytes`] leaves out.
+fn start_peak_window() -> (u64, u64) {
     // "5" clears the peak RSS; failing (another OS, a restricted /proc) leaves the peak of the
     // whole child, which still includes the timed documents.
     let _ = std::fs::write("/proc/self/clear_refs", "5");
+    (proc_status_bytes("VmRSS"), proc_status_bytes("RssFile"))
 }
 
 fn nanos(d: Duration) -> u64 {
@@ -200,9 +203,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
     // 3. Time: one warm state per worker, peak memory from here on.
     let threads = plan.threads.max(1);
     let (decode, drops, replays, baseline, file, peak) = if threads == 1 {
-        reset_peak_rss();
-        let baseline = proc_status_bytes("VmRSS");
-        let file = proc_status_bytes("RssFile");
+        let (baseline, file) = start_peak_window();
         let mut samples = Vec::with_capacity(runs as usize);
         for _ in 0..runs {
             samples.push(S::once::<F>(&mut state, input, None)?);
@@ -271,9 +272,7 @@ fn time_threads<F: Format, D: Dataset, S: Strategy<D>>(
 ) -> Result<Timings, String> {
     let copies: Vec<Vec<u8>> = (0..threads).map(|_| input.to_vec()).collect();
     let barrier = std::sync::Barrier::new(threads as usize);
-    reset_peak_rss();
-    let baseline = proc_status_bytes("VmRSS");
-    let file = proc_status_bytes("RssFile");
+    let (baseline, file) = start_peak_window();
     let per_worker: Vec<Result<Vec<Sample>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = copies
             .iter()
