@@ -25,9 +25,7 @@ pub use adjacently_tagged::{
     AdjacentKey, AdjacentVariantSeed, finish_adjacent, next_adjacent_key, replay_content,
 };
 pub use buffer::{Buffer, with_buffer};
-pub use content::{
-    Ask, BufferedSeed, ContentSeed, EnumRules, IdentifierSeed, IgnoredContent, Rules, Scalar,
-};
+pub use content::{BufferedSeed, ContentSeed, EnumRules};
 pub use flatten::{
     FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, flat_deny_unknown_fields,
     flat_key_bytes, flat_key_str, no_flat_field,

@@ -42,10 +42,12 @@
 //!
 //! For contributors reading the source: each module uses only those listed before it, with one
 //! step back: the content reads of `arena_deserialize` and `impls` (how a value reads as serde
-//! reads it back from its buffer) use `derive_runtime::content`, which reads through the trait.
+//! reads it back from its buffer) use `derive_runtime::content`, which reads through the trait,
+//! for the types they buffer as a [`Value`] and for the seed of a sequence's elements.
 //! - `allocator` (the [`BumpAllocator`] trait), `limits` ([`Limits`]), `exhaustion` (their
 //!   errors as serde errors, and the thread's count of them), `chunk_pool`, `utf8` (the
-//!   UTF-8 check of every string read from bytes);
+//!   UTF-8 check of every string read from bytes), `buffer_rules` (what serde's buffer answers
+//!   each `deserialize_*`, for any input read with `deserialize_any`);
 //! - `call`, the per-thread state of a deserialization call (limits in force, depth, byte
 //!   budget, trust, open direct bytes, string mode), whose module docs follow one call from
 //!   [`ArenaSeed`] to the arena; `arena_vec` and `arena_string`; `slab_arena` (on `chunk_pool`);
@@ -53,9 +55,9 @@
 //!   then `slice_builder`, where a sequence's elements go and the visitor that reads one;
 //! - `arena_deserialize`, the trait (its slice hook uses `slice_builder`), then `seed`, which
 //!   opens calls, `impls` and `bstr`; `value` ([`Value`], a dynamic document, and
-//!   [`ValueDeserializer`], which replays one); `derive_runtime`, what the derive's code calls:
-//!   serde's buffer rules on a stream (`content`), the tagged enums and flatten (which buffer
-//!   into a `Value` where they must);
+//!   [`ValueDeserializer`], which replays one under `buffer_rules`); `derive_runtime`, what the
+//!   derive's code calls: the content reads of a stream under `buffer_rules` (`content`), the
+//!   tagged enums and flatten (which buffer into a `Value` where they must);
 //! - `thread_memory` ([`release_thread_scratch`], over `scratch`, the buffer of
 //!   `derive_runtime` and `arena_vec`).
 
@@ -68,6 +70,7 @@ mod arena_vec;
 #[cfg(feature = "bincode")]
 pub mod bincode;
 mod bstr;
+mod buffer_rules;
 mod call;
 #[cfg(feature = "cbor")]
 pub mod cbor;
@@ -138,15 +141,16 @@ pub mod __private {
     pub use serde;
 
     pub use crate::arena_deserialize::NestedSeed;
+    pub use crate::buffer_rules::{Ask, IdentifierSeed, IgnoredContent, Rules, Scalar};
     pub use crate::call::attempt::{AttemptError, attempt};
     pub use crate::call::check_invariants as check_call_invariants;
     pub use crate::derive_runtime::{
-        AdjacentKey, AdjacentVariantSeed, Ask, Buffer, BufferedSeed, ContentSeed, EnumRules,
-        FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, IdentifierSeed,
-        IgnoredContent, InternallyTaggedUnitVisitor, Rules, Scalar, UntaggedUnitVisitor,
-        deserialize_internally_tagged, finish_adjacent, flat_deny_unknown_fields, flat_key_bytes,
-        flat_key_str, from_utf8_lossy, missing_field, missing_field_serde, next_adjacent_key,
-        no_flat_field, replay_content, with_buffer,
+        AdjacentKey, AdjacentVariantSeed, Buffer, BufferedSeed, ContentSeed, EnumRules,
+        FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext,
+        InternallyTaggedUnitVisitor, UntaggedUnitVisitor, deserialize_internally_tagged,
+        finish_adjacent, flat_deny_unknown_fields, flat_key_bytes, flat_key_str, from_utf8_lossy,
+        missing_field, missing_field_serde, next_adjacent_key, no_flat_field, replay_content,
+        with_buffer,
     };
     pub use crate::scratch::thread_scratch_capacity;
     pub use crate::slot::{

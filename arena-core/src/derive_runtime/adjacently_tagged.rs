@@ -13,7 +13,7 @@ use serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
-use super::content::IgnoredContent;
+use crate::buffer_rules::IgnoredContent;
 use crate::{Value, ValueDeserializer};
 
 /// A key of an adjacently tagged enum's map that is not skipped. Not public API.

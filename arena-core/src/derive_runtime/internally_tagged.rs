@@ -30,9 +30,9 @@ use serde::de::{
 };
 
 use super::buffer::with_buffer;
-use super::content::IgnoredContent;
 use super::tag_or_value::{TagOrValue, TagOrValueSeed};
 use crate::arena_deserialize::NestedSeed;
+use crate::buffer_rules::IgnoredContent;
 use crate::slice_builder::{self, BuildError, SliceBuilder};
 use crate::{BumpAllocator, Value, ValueDeserializer};
 

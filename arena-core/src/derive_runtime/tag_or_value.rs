@@ -10,7 +10,7 @@ use core::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, EnumAccess, Error, MapAccess, SeqAccess, Visitor};
 
-use super::content::ENUM_INPUT;
+use crate::buffer_rules::ENUM_INPUT;
 use crate::value::ValueVisitor;
 use crate::{BumpAllocator, Value};
 

@@ -5,7 +5,7 @@ use core::fmt;
 
 use serde::de::{Error, MapAccess, SeqAccess, Visitor};
 
-use super::content::IgnoredContent;
+use crate::buffer_rules::IgnoredContent;
 
 /// The rest of an internally tagged unit variant's map (its entries read past) or sequence
 /// (left to the replay's length check). Not public API.

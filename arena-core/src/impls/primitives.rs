@@ -8,11 +8,11 @@ use core::time::Duration;
 use serde::{Deserialize, Deserializer};
 
 use super::bytes::deserialize_bytes_mut;
-use crate::derive_runtime::content::Scalar;
+use crate::buffer_rules::Scalar;
 use crate::{ArenaDeserialize, BumpAllocator};
 
 /// The scalars: read by serde, and read as from serde's buffer through
-/// [`Scalar`](crate::derive_runtime::content::Scalar), one visit each.
+/// [`Scalar`](crate::buffer_rules::Scalar), one visit each.
 macro_rules! scalar_impls {
     ($($ty:ty),* $(,)?) => {$(
         impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for $ty {

@@ -3,7 +3,8 @@
 
 use serde::Deserializer;
 
-use crate::derive_runtime::content::{self, Ask, ContentSeed, Rules};
+use crate::buffer_rules::{Ask, Rules};
+use crate::derive_runtime::content::{self, ContentSeed};
 use crate::slice_builder::SliceVisitor;
 use crate::{ArenaDeserialize, BumpAllocator};
 

@@ -14,9 +14,9 @@ use core::fmt;
 use serde::Deserializer;
 use serde::de::{Error, Unexpected, Visitor};
 
+use crate::buffer_rules::{Ask, Rules};
 use crate::call;
 use crate::call::strings::Input;
-use crate::derive_runtime::content::{Ask, Rules};
 use crate::limits::LimitHit;
 use crate::utf8::to_str;
 use crate::{AllocError, ArenaDeserialize, BumpAllocator, BumpAllocatorExt};

@@ -1,14 +1,12 @@
 //! Replaying a [`Value`] into any serde type: [`ValueDeserializer`], a `Deserializer` over a
 //! document in the arena.
 //!
-//! One concept in one file, longer than most: the `Deserializer` and the seq, map, enum and
-//! variant accesses it hands visitors follow serde's buffer method by method, and read best
-//! side by side with it, in its order.
-//!
 //! Its rules are those of serde's private `ContentRefDeserializer` (serde 1.0.229,
 //! `src/private/de.rs`), the buffer serde_derive replays untagged and internally tagged enums
 //! from, method by method and message by message, so a type reads from a `Value` exactly what it
-//! reads from serde's own buffer. Where `Value` holds more than serde's `Content`, it says so:
+//! reads from serde's own buffer. The typed methods visit the value under the crate's one copy
+//! of those rules (`buffer_rules`), which the derive's reads straight from an input share; the
+//! option, newtype, enum and variant answers depend on the value's own nodes, and are here. Where `Value` holds more than serde's `Content`, it says so:
 //! - `I128` and `U128` replay with `visit_i128` and `visit_u128`, wherever an integer or a float
 //!   is asked for (`Content` cannot hold them, and its `deserialize_i128` fails with "i128 is not
 //!   supported");
@@ -41,6 +39,7 @@ use serde::de::{
 };
 
 use super::{Value, ValueError};
+use crate::buffer_rules::{Ask, ExpectedIn, Rules, wide_invalid_type};
 
 /// A serde `Deserializer` that replays a [`Value`], with the rules of serde's own buffer.
 ///
@@ -92,13 +91,13 @@ use super::{Value, ValueError};
 /// ```
 pub struct ValueDeserializer<'bump, E> {
     value: Value<'bump>,
-    rules: Rules,
+    mode: Mode,
     error: PhantomData<fn() -> E>,
 }
 
 /// What a replay answers that the value alone does not say, the same for every node of it.
 #[derive(Clone, Copy, Debug)]
-struct Rules {
+struct Mode {
     /// What `is_human_readable` answers: the source format's.
     human_readable: bool,
     /// Whether the replay follows serde's `ContentDeserializer`, the buffer replayed by value
@@ -113,9 +112,9 @@ impl<'bump, E> ValueDeserializer<'bump, E> {
     /// `is_human_readable`.
     #[must_use]
     pub const fn new(value: &Value<'bump>, human_readable: bool) -> Self {
-        Self::with_rules(
+        Self::with_mode(
             value,
-            Rules {
+            Mode {
                 human_readable,
                 by_value: false,
             },
@@ -123,28 +122,28 @@ impl<'bump, E> ValueDeserializer<'bump, E> {
     }
 
     /// A deserializer that replays `value` with the rules of serde's `ContentDeserializer`
-    /// (see [`Rules::by_value`]), answering `human_readable` to `is_human_readable`.
+    /// (see [`Mode::by_value`]), answering `human_readable` to `is_human_readable`.
     pub(crate) const fn by_value(value: &Value<'bump>, human_readable: bool) -> Self {
-        Self::with_rules(
+        Self::with_mode(
             value,
-            Rules {
+            Mode {
                 human_readable,
                 by_value: true,
             },
         )
     }
 
-    const fn with_rules(value: &Value<'bump>, rules: Rules) -> Self {
+    const fn with_mode(value: &Value<'bump>, mode: Mode) -> Self {
         Self {
             value: *value,
-            rules,
+            mode,
             error: PhantomData,
         }
     }
 
     /// A deserializer for `value`, a node inside this one, with the same rules.
     const fn nested(&self, value: &Value<'bump>) -> Self {
-        Self::with_rules(value, self.rules)
+        Self::with_mode(value, self.mode)
     }
 }
 
@@ -279,8 +278,8 @@ impl<E> fmt::Debug for ValueDeserializer<'_, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ValueDeserializer")
             .field("value", &self.value)
-            .field("human_readable", &self.rules.human_readable)
-            .field("by_value", &self.rules.by_value)
+            .field("human_readable", &self.mode.human_readable)
+            .field("by_value", &self.mode.by_value)
             .finish()
     }
 }
@@ -296,11 +295,11 @@ fn invalid_type<E: Error>(value: &Value<'_>, expected: &dyn Expected) -> E {
         Value::U64(v) => Unexpected::Unsigned(v),
         Value::I128(&v) => match i64::try_from(v) {
             Ok(v) => Unexpected::Signed(v),
-            Err(_) => return E::invalid_type(Unexpected::Other(&wide("i128", v)), expected),
+            Err(_) => return wide_invalid_type("i128", v, expected),
         },
         Value::U128(&v) => match u64::try_from(v) {
             Ok(v) => Unexpected::Unsigned(v),
-            Err(_) => return E::invalid_type(Unexpected::Other(&wide("u128", v)), expected),
+            Err(_) => return wide_invalid_type("u128", v, expected),
         },
         Value::F32(v) => Unexpected::Float(f64::from(v)),
         Value::F64(v) => Unexpected::Float(v),
@@ -317,62 +316,11 @@ fn invalid_type<E: Error>(value: &Value<'_>, expected: &dyn Expected) -> E {
     E::invalid_type(unexpected, expected)
 }
 
-/// ``integer `v` as {ty}``, serde's words for a 128-bit integer a visitor does not take.
-#[cold]
-pub(crate) fn wide(ty: &str, v: impl fmt::Display) -> String {
-    format!("integer `{v}` as {ty}")
-}
-
 impl<'bump, E: Error> ValueDeserializer<'bump, E> {
-    #[cold]
-    fn invalid_type(&self, expected: &dyn Expected) -> E {
-        invalid_type(&self.value, expected)
-    }
-
-    /// An integer at the width it is stored; the visitor converts (serde's
-    /// `deserialize_integer`).
-    fn deserialize_integer<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::U64(v) => visitor.visit_u64(v),
-            Value::I64(v) => visitor.visit_i64(v),
-            Value::U128(&v) => visitor.visit_u128(v),
-            Value::I128(&v) => visitor.visit_i128(v),
-            _ => Err(self.invalid_type(&visitor)),
-        }
-    }
-
-    /// A float, or an integer for the visitor to convert (serde's `deserialize_float`).
-    fn deserialize_float<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::F32(v) => visitor.visit_f32(v),
-            Value::F64(v) => visitor.visit_f64(v),
-            _ => self.deserialize_integer(visitor),
-        }
-    }
-
-    /// `visitor.visit_enum` with `variant` and its content, if any, replayed with this
-    /// deserializer's rules.
-    pub(crate) fn visit_enum<V: Visitor<'bump>>(
-        &self,
-        variant: Value<'bump>,
-        content: Option<Value<'bump>>,
-        visitor: V,
-    ) -> Result<V::Value, E> {
-        visitor.visit_enum(EnumReplay {
-            variant: self.nested(&variant),
-            content: VariantReplay {
-                content,
-                rules: self.rules,
-                error: PhantomData,
-            },
-        })
-    }
-}
-
-impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
-    type Error = E;
-
-    fn deserialize_any<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+    /// `visitor` visited with what the value holds: strings and bytes borrowed for `'bump`,
+    /// integers at the width they are stored, an array or a map as a sequence or a map access
+    /// over its nodes, each of which the visitor must read, an `Enum` as an enum.
+    fn visit<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
         match self.value {
             Value::Bool(v) => visitor.visit_bool(v),
             Value::U64(v) => visitor.visit_u64(v),
@@ -388,103 +336,78 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
             Value::None => visitor.visit_none(),
             Value::Some(v) => visitor.visit_some(self.nested(v)),
             Value::Newtype(v) => visitor.visit_newtype_struct(self.nested(v)),
-            Value::Array(items) => visit_seq(items, self.rules, visitor),
-            Value::Map(entries) => visit_map(entries, self.rules, visitor),
+            Value::Array(items) => visit_seq(items, self.mode, visitor),
+            Value::Map(entries) => visit_map(entries, self.mode, visitor),
             Value::Enum((variant, content)) => self.visit_enum(*variant, Some(*content), visitor),
         }
     }
 
-    fn deserialize_bool<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Bool(v) => visitor.visit_bool(v),
-            _ => Err(self.invalid_type(&visitor)),
+    /// `visitor.visit_enum` with `variant` and its content, if any, replayed with this
+    /// deserializer's mode.
+    pub(crate) fn visit_enum<V: Visitor<'bump>>(
+        &self,
+        variant: Value<'bump>,
+        content: Option<Value<'bump>>,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        visitor.visit_enum(EnumReplay {
+            variant: self.nested(&variant),
+            content: VariantReplay {
+                content,
+                mode: self.mode,
+                error: PhantomData,
+            },
+        })
+    }
+}
+
+/// `deserialize_*` methods answered by visiting the value under serde's buffer's rules for
+/// the [`Ask`] named.
+macro_rules! under_rules {
+    ($($method:ident($($arg:ident: $ty:ty),*) => $ask:ident;)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'bump>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, E> {
+            self.visit(Rules::new(Ask::$ask, visitor))
         }
+    )*};
+}
+
+/// The typed methods visit the value under serde's buffer's [`Rules`], shared with the
+/// derive's reads straight from the input; `deserialize_option`, `deserialize_newtype_struct`
+/// and `deserialize_enum` answer from the value's own nodes, as serde's buffer does.
+impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
+    type Error = E;
+
+    /// Whatever the value holds, an `Enum` as an enum.
+    fn deserialize_any<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
+        self.visit(visitor)
     }
 
-    fn deserialize_i8<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    fn deserialize_i16<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    fn deserialize_i32<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    fn deserialize_i64<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    /// Any integer (serde's buffer has no 128-bit integers, and fails here).
-    fn deserialize_i128<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    fn deserialize_u8<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    fn deserialize_u16<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    fn deserialize_u32<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    fn deserialize_u64<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    /// Any integer (serde's buffer has no 128-bit integers, and fails here).
-    fn deserialize_u128<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_integer(visitor)
-    }
-
-    fn deserialize_f32<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_float(visitor)
-    }
-
-    fn deserialize_f64<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_float(visitor)
-    }
-
-    /// A char, or a string for the visitor to check.
-    fn deserialize_char<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Char(v) => visitor.visit_char(v),
-            Value::Str(v) => visitor.visit_borrowed_str(v),
-            _ => Err(self.invalid_type(&visitor)),
-        }
-    }
-
-    /// A string, or bytes for the visitor to check (a `char` is not a string here).
-    fn deserialize_str<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Str(v) => visitor.visit_borrowed_str(v),
-            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
-            _ => Err(self.invalid_type(&visitor)),
-        }
-    }
-
-    fn deserialize_string<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_str(visitor)
-    }
-
-    /// Bytes, a string, or an array for the visitor to read element by element.
-    fn deserialize_bytes<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Str(v) => visitor.visit_borrowed_str(v),
-            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
-            Value::Array(items) => visit_seq(items, self.rules, visitor),
-            _ => Err(self.invalid_type(&visitor)),
-        }
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_bytes(visitor)
+    under_rules! {
+        deserialize_bool() => Bool;
+        deserialize_i8() => Integer;
+        deserialize_i16() => Integer;
+        deserialize_i32() => Integer;
+        deserialize_i64() => Integer;
+        deserialize_i128() => Integer;
+        deserialize_u8() => Integer;
+        deserialize_u16() => Integer;
+        deserialize_u32() => Integer;
+        deserialize_u64() => Integer;
+        deserialize_u128() => Integer;
+        deserialize_f32() => Float;
+        deserialize_f64() => Float;
+        deserialize_char() => Char;
+        deserialize_str() => Str;
+        deserialize_string() => Str;
+        deserialize_bytes() => Bytes;
+        deserialize_byte_buf() => Bytes;
+        deserialize_seq() => Seq;
+        deserialize_tuple(_len: usize) => Seq;
+        deserialize_tuple_struct(_name: &'static str, _len: usize) => Seq;
+        deserialize_map() => Map;
+        deserialize_struct(_name: &'static str, _fields: &'static [&'static str]) => Struct;
+        deserialize_identifier() => Identifier;
     }
 
     /// `None` is `visit_none`, `Unit` is `visit_unit`, `Some(v)` is `visit_some` of `v`, and
@@ -501,28 +424,27 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
     /// `Unit` only (not `None`: CBOR's `null`, read as `None`, is not a unit here); by value
     /// (serde's `ContentDeserializer`), an empty map too.
     fn deserialize_unit<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Unit => visitor.visit_unit(),
-            // serde's buffer by value reads a newtype variant holding a unit from `{}`.
-            Value::Map([]) if self.rules.by_value => visitor.visit_unit(),
-            _ => Err(self.invalid_type(&visitor)),
-        }
+        let ask = if self.mode.by_value {
+            Ask::Unit
+        } else {
+            Ask::BareUnit
+        };
+        self.visit(Rules::new(ask, visitor))
     }
 
-    /// As [`deserialize_unit`](Self::deserialize_unit); by value (serde's `ContentDeserializer`),
-    /// an empty map or array too, and anything else through `deserialize_any`.
+    /// As [`deserialize_unit`](Self::deserialize_unit); by value, an empty map or array too,
+    /// and anything else as `deserialize_any`.
     fn deserialize_unit_struct<V: Visitor<'bump>>(
         self,
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, E> {
-        if !self.rules.by_value {
-            return self.deserialize_unit(visitor);
-        }
-        match self.value {
-            Value::Map([]) | Value::Array([]) => visitor.visit_unit(),
-            _ => self.deserialize_any(visitor),
-        }
+        let ask = if self.mode.by_value {
+            Ask::UnitStruct
+        } else {
+            Ask::BareUnit
+        };
+        self.visit(Rules::new(ask, visitor))
     }
 
     /// `Newtype(v)` is `visit_newtype_struct` of `v`; anything else of the value itself (JSON
@@ -535,49 +457,6 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         match self.value {
             Value::Newtype(v) => visitor.visit_newtype_struct(self.nested(v)),
             _ => visitor.visit_newtype_struct(self),
-        }
-    }
-
-    /// An array, every element of which the visitor must read.
-    fn deserialize_seq<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Array(items) => visit_seq(items, self.rules, visitor),
-            _ => Err(self.invalid_type(&visitor)),
-        }
-    }
-
-    fn deserialize_tuple<V: Visitor<'bump>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'bump>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, E> {
-        self.deserialize_seq(visitor)
-    }
-
-    /// A map, every entry of which the visitor must read.
-    fn deserialize_map<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Map(entries) => visit_map(entries, self.rules, visitor),
-            _ => Err(self.invalid_type(&visitor)),
-        }
-    }
-
-    /// A map, or an array (a struct written without field names).
-    fn deserialize_struct<V: Visitor<'bump>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, E> {
-        match self.value {
-            Value::Array(items) => visit_seq(items, self.rules, visitor),
-            Value::Map(entries) => visit_map(entries, self.rules, visitor),
-            _ => Err(self.invalid_type(&visitor)),
         }
     }
 
@@ -599,83 +478,65 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         }
     }
 
-    /// A string or bytes (a name), or `U64` (an index: `Value` keeps serde's `U8` and `U64`
-    /// alike as `U64`).
-    fn deserialize_identifier<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Str(v) => visitor.visit_borrowed_str(v),
-            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
-            Value::U64(v) => visitor.visit_u64(v),
-            _ => Err(self.invalid_type(&visitor)),
-        }
-    }
-
     /// `visit_unit`, whatever the value.
     fn deserialize_ignored_any<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
         visitor.visit_unit()
     }
 
     fn is_human_readable(&self) -> bool {
-        self.rules.human_readable
+        self.mode.human_readable
     }
 }
 
 /// `items` to `visitor.visit_seq`, then every item read (serde's `visit_content_seq_ref`).
 fn visit_seq<'bump, V: Visitor<'bump>, E: Error>(
     items: &'bump [Value<'bump>],
-    rules: Rules,
+    mode: Mode,
     visitor: V,
 ) -> Result<V::Value, E> {
     let mut seq = SeqReplay {
         iter: items.iter(),
-        count: 0,
-        rules,
+        mode,
         error: PhantomData,
     };
     let value = visitor.visit_seq(&mut seq)?;
-    seq.end()?;
+    end(items.len(), seq.iter.len(), "sequence")?;
     Ok(value)
 }
 
 /// `entries` to `visitor.visit_map`, then every entry read (serde's `visit_content_map_ref`).
 fn visit_map<'bump, V: Visitor<'bump>, E: Error>(
     entries: &'bump [(Value<'bump>, Value<'bump>)],
-    rules: Rules,
+    mode: Mode,
     visitor: V,
 ) -> Result<V::Value, E> {
     let mut map = MapReplay {
         iter: entries.iter(),
         value: None,
-        count: 0,
-        rules,
+        mode,
         error: PhantomData,
     };
     let value = visitor.visit_map(&mut map)?;
-    map.end()?;
+    end(entries.len(), map.iter.len(), "map")?;
     Ok(value)
+}
+
+/// Whether the visitor read every one of the `len` elements of a sequence or map (`what`):
+/// ``invalid length N, expected M elements in {what}`` if `left` were not, `N` the length and
+/// `M` how many it read (a typed method's [`Rules`] finds them first, with the same words).
+#[inline(always)]
+fn end<E: Error>(len: usize, left: usize, what: &'static str) -> Result<(), E> {
+    match left {
+        0 => Ok(()),
+        left => Err(E::invalid_length(len, &ExpectedIn(len - left, what))),
+    }
 }
 
 /// The elements of an array, to `visit_seq` (serde's `SeqRefDeserializer`).
 struct SeqReplay<'bump, E> {
     iter: slice::Iter<'bump, Value<'bump>>,
-    /// How many elements the visitor has read.
-    count: usize,
-    rules: Rules,
+    mode: Mode,
     error: PhantomData<fn() -> E>,
-}
-
-impl<E: Error> SeqReplay<'_, E> {
-    /// Whether the visitor read every element: ``invalid length N, expected M elements in
-    /// sequence`` if not, `N` the array's length and `M` how many it read.
-    fn end(self) -> Result<(), E> {
-        match self.iter.len() {
-            0 => Ok(()),
-            remaining => Err(E::invalid_length(
-                self.count + remaining,
-                &ExpectedIn(self.count, "sequence"),
-            )),
-        }
-    }
 }
 
 impl<'bump, E: Error> SeqAccess<'bump> for SeqReplay<'bump, E> {
@@ -686,11 +547,9 @@ impl<'bump, E: Error> SeqAccess<'bump> for SeqReplay<'bump, E> {
         seed: T,
     ) -> Result<Option<T::Value>, E> {
         match self.iter.next() {
-            Some(value) => {
-                self.count += 1;
-                seed.deserialize(ValueDeserializer::with_rules(value, self.rules))
-                    .map(Some)
-            }
+            Some(value) => seed
+                .deserialize(ValueDeserializer::with_mode(value, self.mode))
+                .map(Some),
             None => Ok(None),
         }
     }
@@ -705,33 +564,13 @@ struct MapReplay<'bump, E> {
     iter: slice::Iter<'bump, (Value<'bump>, Value<'bump>)>,
     /// The value of the key just read, until the visitor reads it.
     value: Option<&'bump Value<'bump>>,
-    /// How many entries the visitor has read (their keys, at least).
-    count: usize,
-    rules: Rules,
+    mode: Mode,
     error: PhantomData<fn() -> E>,
 }
 
-impl<'bump, E: Error> MapReplay<'bump, E> {
-    /// Whether the visitor read every entry: ``invalid length N, expected M elements in map``
-    /// if not.
-    fn end(self) -> Result<(), E> {
-        match self.iter.len() {
-            0 => Ok(()),
-            remaining => Err(E::invalid_length(
-                self.count + remaining,
-                &ExpectedIn(self.count, "map"),
-            )),
-        }
-    }
-
-    fn next_pair(&mut self) -> Option<&'bump (Value<'bump>, Value<'bump>)> {
-        let pair = self.iter.next()?;
-        self.count += 1;
-        Some(pair)
-    }
-
+impl<'bump, E> MapReplay<'bump, E> {
     const fn replay(&self, value: &Value<'bump>) -> ValueDeserializer<'bump, E> {
-        ValueDeserializer::with_rules(value, self.rules)
+        ValueDeserializer::with_mode(value, self.mode)
     }
 }
 
@@ -739,7 +578,7 @@ impl<'bump, E: Error> MapAccess<'bump> for MapReplay<'bump, E> {
     type Error = E;
 
     fn next_key_seed<K: DeserializeSeed<'bump>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
-        match self.next_pair() {
+        match self.iter.next() {
             Some((key, value)) => {
                 self.value = Some(value);
                 seed.deserialize(self.replay(key)).map(Some)
@@ -764,7 +603,7 @@ impl<'bump, E: Error> MapAccess<'bump> for MapReplay<'bump, E> {
         kseed: K,
         vseed: V,
     ) -> Result<Option<(K::Value, V::Value)>, E> {
-        match self.next_pair() {
+        match self.iter.next() {
             Some((key, value)) => {
                 let key = kseed.deserialize(self.replay(key))?;
                 let value = vseed.deserialize(self.replay(value))?;
@@ -776,18 +615,6 @@ impl<'bump, E: Error> MapAccess<'bump> for MapReplay<'bump, E> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.iter.len())
-    }
-}
-
-/// serde's `ExpectedInSeq` and `ExpectedInMap`: ``N elements in {what}``.
-pub(crate) struct ExpectedIn(pub(crate) usize, pub(crate) &'static str);
-
-impl Expected for ExpectedIn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            1 => write!(f, "1 element in {}", self.1),
-            n => write!(f, "{n} elements in {}", self.1),
-        }
     }
 }
 
@@ -814,13 +641,13 @@ impl<'bump, E: Error> EnumAccess<'bump> for EnumReplay<'bump, E> {
 /// `VariantRefDeserializer`, and `VariantDeserializer` by value).
 struct VariantReplay<'bump, E> {
     content: Option<Value<'bump>>,
-    rules: Rules,
+    mode: Mode,
     error: PhantomData<fn() -> E>,
 }
 
 impl<'bump, E: Error> VariantReplay<'bump, E> {
     const fn replay(&self, value: &Value<'bump>) -> ValueDeserializer<'bump, E> {
-        ValueDeserializer::with_rules(value, self.rules)
+        ValueDeserializer::with_mode(value, self.mode)
     }
 }
 
@@ -844,7 +671,7 @@ impl<'bump, E: Error> VariantAccess<'bump> for VariantReplay<'bump, E> {
 
     fn tuple_variant<V: Visitor<'bump>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
         match self.content {
-            Some(Value::Array(items)) => visit_seq(items, self.rules, visitor),
+            Some(Value::Array(items)) => visit_seq(items, self.mode, visitor),
             Some(other) => Err(invalid_type(&other, &"tuple variant")),
             None => Err(E::invalid_type(Unexpected::UnitVariant, &"tuple variant")),
         }
@@ -856,8 +683,8 @@ impl<'bump, E: Error> VariantAccess<'bump> for VariantReplay<'bump, E> {
         visitor: V,
     ) -> Result<V::Value, E> {
         match self.content {
-            Some(Value::Map(entries)) => visit_map(entries, self.rules, visitor),
-            Some(Value::Array(items)) => visit_seq(items, self.rules, visitor),
+            Some(Value::Map(entries)) => visit_map(entries, self.mode, visitor),
+            Some(Value::Array(items)) => visit_seq(items, self.mode, visitor),
             Some(other) => Err(invalid_type(&other, &"struct variant")),
             None => Err(E::invalid_type(Unexpected::UnitVariant, &"struct variant")),
         }
