@@ -12,7 +12,7 @@
 //! - the content reads of the derive's runtime (`derive_runtime::content`), straight from a
 //!   self-describing input, with no buffer;
 //! - [`ValueDeserializer`](crate::ValueDeserializer), the replay of a buffered
-//!   [`Value`](crate::Value), whose typed methods are `deserialize_any` under these rules.
+//!   [`Value`](crate::Value), whose typed methods visit the value under these rules.
 //!
 //! The few methods whose answer depends on the input's own nodes (an option, a newtype, an
 //! enum) are each reader's own.
@@ -28,7 +28,8 @@ use serde::de::{
 pub(crate) const ENUM_INPUT: &str =
     "untagged and internally tagged enums do not support enum input";
 
-/// The `deserialize_*` a visitor asked for, grouped as `ContentDeserializer` answers them.
+/// The `deserialize_*` a visitor asked for, grouped as serde's buffer answers them
+/// (`ContentDeserializer` by value, `ContentRefDeserializer` by reference).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Ask {
     /// `deserialize_any`: whatever the input holds.
@@ -339,7 +340,10 @@ pub(crate) fn wide_invalid_type<E: Error>(
 /// Whether the visitor read every element of `seq`, which held `len` when it was handed over
 /// (its size hint); the length error if not.
 #[inline]
-fn end_seq<'de, S: SeqAccess<'de>>(seq: &mut S, len: Option<usize>) -> Result<(), S::Error> {
+pub(crate) fn end_seq<'de, S: SeqAccess<'de>>(
+    seq: &mut S,
+    len: Option<usize>,
+) -> Result<(), S::Error> {
     match seq.next_element::<IgnoredContent>()? {
         None => Ok(()),
         Some(_) => Err(too_long(len, seq.size_hint(), "sequence")),

@@ -988,3 +988,27 @@ fn a_buffered_map_is_not_kept_in_the_arena() {
     arena_core::release_thread_scratch();
     assert_eq!(arena_core::thread_memory_stats().buffer_capacity, 0);
 }
+
+/// Elements left over in MessagePack's sequence form, after a unit variant or a struct
+/// variant, are serde's length error in serde's words: MessagePack writes an array's length,
+/// which the length check reads from the size hint (JSON gives none, and its error only says
+/// that elements were left).
+#[test]
+fn internal_sequence_form_leftovers_have_serde_length_words_in_messagepack() {
+    for (bytes, serde) in [
+        (
+            rmp_serde::to_vec(&("Started", 1)).unwrap(),
+            "invalid length 1, expected 0 elements in sequence",
+        ),
+        (
+            rmp_serde::to_vec(&("At", 1, 2, "l", 4)).unwrap(),
+            "invalid length 4, expected 3 elements in sequence",
+        ),
+    ] {
+        let refusal = same_reading!(MsgPack, Event<'_>, OwnedEvent, &bytes, AnyMessage).unwrap();
+        assert_eq!(refusal.serde, serde, "{bytes:02x?}");
+        for derive in &refusal.derive {
+            assert_eq!(derive, serde, "{bytes:02x?}");
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //! the buffer was filled), whatever `deserialize_*` a visitor asks for, and refuses what the
 //! method does not accept: an integer asked for a string, a 16-bit integer asked for a field
 //! identifier. Reading `deserialize_any` from the input itself, through a visitor that keeps
-//! the same rules ([`Rules`]), gives the same value without the buffer.
+//! the same rules ([`Rules`], of `buffer_rules`, which the replay of a buffered `Value` shares),
+//! gives the same value without the buffer.
 //!
 //! Each type says how it reads that way in
 //! [`ArenaDeserialize::__deserialize_content_in`]: the scalars, strings, options, sequences

@@ -32,7 +32,7 @@ use serde::de::{
 use super::buffer::with_buffer;
 use super::tag_or_value::{TagOrValue, TagOrValueSeed};
 use crate::arena_deserialize::NestedSeed;
-use crate::buffer_rules::IgnoredContent;
+use crate::buffer_rules::{IgnoredContent, end_seq};
 use crate::slice_builder::{self, BuildError, SliceBuilder};
 use crate::{BumpAllocator, Value, ValueDeserializer};
 
@@ -93,13 +93,10 @@ where
         let Some(tag) = seq.next_element::<T>()? else {
             return Err(Q::Error::missing_field(self.tag));
         };
+        let content_len = seq.size_hint();
         let value =
             DeserializeSeed::deserialize((self.seed)(tag), SeqAccessDeserializer::new(&mut seq))?;
-        if seq.next_element::<IgnoredContent>()?.is_some() {
-            return Err(Q::Error::custom(
-                "invalid length: the sequence has more elements than the variant read",
-            ));
-        }
+        end_seq(&mut seq, content_len)?;
         Ok(value)
     }
 
