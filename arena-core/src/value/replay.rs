@@ -141,7 +141,7 @@ impl<'bump, E> ValueDeserializer<'bump, E> {
         }
     }
 
-    /// A deserializer for `value`, a node inside this one, with the same rules.
+    /// A deserializer for `value`, a node inside this one, with the same mode.
     const fn nested(&self, value: &Value<'bump>) -> Self {
         Self::with_mode(value, self.mode)
     }
@@ -317,31 +317,6 @@ fn invalid_type<E: Error>(value: &Value<'_>, expected: &dyn Expected) -> E {
 }
 
 impl<'bump, E: Error> ValueDeserializer<'bump, E> {
-    /// `visitor` visited with what the value holds: strings and bytes borrowed for `'bump`,
-    /// integers at the width they are stored, an array or a map as a sequence or a map access
-    /// over its nodes, each of which the visitor must read, an `Enum` as an enum.
-    fn visit<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        match self.value {
-            Value::Bool(v) => visitor.visit_bool(v),
-            Value::U64(v) => visitor.visit_u64(v),
-            Value::I64(v) => visitor.visit_i64(v),
-            Value::U128(&v) => visitor.visit_u128(v),
-            Value::I128(&v) => visitor.visit_i128(v),
-            Value::F32(v) => visitor.visit_f32(v),
-            Value::F64(v) => visitor.visit_f64(v),
-            Value::Char(v) => visitor.visit_char(v),
-            Value::Str(v) => visitor.visit_borrowed_str(v),
-            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
-            Value::Unit => visitor.visit_unit(),
-            Value::None => visitor.visit_none(),
-            Value::Some(v) => visitor.visit_some(self.nested(v)),
-            Value::Newtype(v) => visitor.visit_newtype_struct(self.nested(v)),
-            Value::Array(items) => visit_seq(items, self.mode, visitor),
-            Value::Map(entries) => visit_map(entries, self.mode, visitor),
-            Value::Enum((variant, content)) => self.visit_enum(*variant, Some(*content), visitor),
-        }
-    }
-
     /// `visitor.visit_enum` with `variant` and its content, if any, replayed with this
     /// deserializer's mode.
     pub(crate) fn visit_enum<V: Visitor<'bump>>(
@@ -367,7 +342,7 @@ macro_rules! under_rules {
     ($($method:ident($($arg:ident: $ty:ty),*) => $ask:ident;)*) => {$(
         #[inline]
         fn $method<V: Visitor<'bump>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, E> {
-            self.visit(Rules::new(Ask::$ask, visitor))
+            self.deserialize_any(Rules::new(Ask::$ask, visitor))
         }
     )*};
 }
@@ -378,9 +353,30 @@ macro_rules! under_rules {
 impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
     type Error = E;
 
-    /// Whatever the value holds, an `Enum` as an enum.
+    /// What the value holds: strings and bytes borrowed for `'bump`, integers at the width
+    /// they are stored, an array or a map as a sequence or a map access over its nodes, each of
+    /// which the visitor must read, an `Enum` as an enum. The typed methods visit it under
+    /// [`Rules`].
     fn deserialize_any<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        self.visit(visitor)
+        match self.value {
+            Value::Bool(v) => visitor.visit_bool(v),
+            Value::U64(v) => visitor.visit_u64(v),
+            Value::I64(v) => visitor.visit_i64(v),
+            Value::U128(&v) => visitor.visit_u128(v),
+            Value::I128(&v) => visitor.visit_i128(v),
+            Value::F32(v) => visitor.visit_f32(v),
+            Value::F64(v) => visitor.visit_f64(v),
+            Value::Char(v) => visitor.visit_char(v),
+            Value::Str(v) => visitor.visit_borrowed_str(v),
+            Value::Bytes(v) => visitor.visit_borrowed_bytes(v),
+            Value::Unit => visitor.visit_unit(),
+            Value::None => visitor.visit_none(),
+            Value::Some(v) => visitor.visit_some(self.nested(v)),
+            Value::Newtype(v) => visitor.visit_newtype_struct(self.nested(v)),
+            Value::Array(items) => visit_seq(items, self.mode, visitor),
+            Value::Map(entries) => visit_map(entries, self.mode, visitor),
+            Value::Enum((variant, content)) => self.visit_enum(*variant, Some(*content), visitor),
+        }
     }
 
     under_rules! {
@@ -429,7 +425,7 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         } else {
             Ask::BareUnit
         };
-        self.visit(Rules::new(ask, visitor))
+        self.deserialize_any(Rules::new(ask, visitor))
     }
 
     /// As [`deserialize_unit`](Self::deserialize_unit); by value, an empty map or array too,
@@ -444,7 +440,7 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         } else {
             Ask::BareUnit
         };
-        self.visit(Rules::new(ask, visitor))
+        self.deserialize_any(Rules::new(ask, visitor))
     }
 
     /// `Newtype(v)` is `visit_newtype_struct` of `v`; anything else of the value itself (JSON
