@@ -353,7 +353,10 @@ pub(crate) fn end_seq<'de, S: SeqAccess<'de>>(
 /// Whether the visitor read every entry of `map`, which held `len` when it was handed over
 /// (its size hint); the length error if not.
 #[inline]
-fn end_map<'de, M: MapAccess<'de>>(map: &mut M, len: Option<usize>) -> Result<(), M::Error> {
+pub(crate) fn end_map<'de, M: MapAccess<'de>>(
+    map: &mut M,
+    len: Option<usize>,
+) -> Result<(), M::Error> {
     match map.next_entry::<IgnoredContent, IgnoredContent>()? {
         None => Ok(()),
         Some(_) => Err(too_long(len, map.size_hint(), "map")),

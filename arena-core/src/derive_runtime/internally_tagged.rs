@@ -32,7 +32,7 @@ use serde::de::{
 use super::buffer::with_buffer;
 use super::tag_or_value::{TagOrValue, TagOrValueSeed};
 use crate::arena_deserialize::NestedSeed;
-use crate::buffer_rules::{IgnoredContent, end_seq};
+use crate::buffer_rules::{end_map, end_seq};
 use crate::slice_builder::{self, BuildError, SliceBuilder};
 use crate::{BumpAllocator, Value, ValueDeserializer};
 
@@ -113,15 +113,12 @@ where
                         map: &mut map,
                         tag: self.tag,
                     };
+                    let content_len = rest.size_hint();
                     let value = DeserializeSeed::deserialize(
                         (self.seed)(tag),
                         MapAccessDeserializer::new(&mut rest),
                     )?;
-                    if rest.next_key::<IgnoredContent>()?.is_some() {
-                        return Err(M::Error::custom(
-                            "invalid length: the map has more entries than the variant read",
-                        ));
-                    }
+                    end_map(&mut rest, content_len)?;
                     Ok(value)
                 }
                 Some(TagOrValue::Value) => {

@@ -15,9 +15,10 @@
 //! checks in the same places: serde_json's 128 levels (the reader's count) and the call's depth
 //! limit, one level per array and object; a string's length, charged to the byte budget (both
 //! skipped when the call has neither a string length limit nor a byte budget, which is asked
-//! once per value); an array's or object's length, and its copy charged. Whatever it refuses, a limit included,
-//! goes as every refusal of the reader does to serde_json through the visitor path, whose value
-//! or error the caller gets; so does a document nested deeper than [`DIRECT_LEVELS`].
+//! once per value); an array's or object's length, and its copy charged. Whatever it refuses,
+//! a limit included, goes as every refusal of the reader does to serde_json through the visitor
+//! path, whose value or error the caller gets; so does a document nested deeper than
+//! [`DIRECT_LEVELS`].
 
 use super::deserializer::{Deserializer, Text};
 use super::number::Number;
