@@ -317,6 +317,18 @@ fn invalid_type<E: Error>(value: &Value<'_>, expected: &dyn Expected) -> E {
 }
 
 impl<'bump, E: Error> ValueDeserializer<'bump, E> {
+    /// `visitor` under the rules of `by_value` when the value is read as from serde's buffer
+    /// by value, else of [`Ask::BareUnit`] (a unit only): `deserialize_unit` and
+    /// `deserialize_unit_struct`.
+    fn unit_under<V: Visitor<'bump>>(self, by_value: Ask, visitor: V) -> Result<V::Value, E> {
+        let ask = if self.mode.by_value {
+            by_value
+        } else {
+            Ask::BareUnit
+        };
+        self.deserialize_any(Rules::new(ask, visitor))
+    }
+
     /// `visitor.visit_enum` with `variant` and its content, if any, replayed with this
     /// deserializer's mode.
     pub(crate) fn visit_enum<V: Visitor<'bump>>(
@@ -420,12 +432,7 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
     /// `Unit` only (not `None`: CBOR's `null`, read as `None`, is not a unit here); by value
     /// (serde's `ContentDeserializer`), an empty map too.
     fn deserialize_unit<V: Visitor<'bump>>(self, visitor: V) -> Result<V::Value, E> {
-        let ask = if self.mode.by_value {
-            Ask::Unit
-        } else {
-            Ask::BareUnit
-        };
-        self.deserialize_any(Rules::new(ask, visitor))
+        self.unit_under(Ask::Unit, visitor)
     }
 
     /// As [`deserialize_unit`](Self::deserialize_unit); by value, an empty map or array too,
@@ -435,12 +442,7 @@ impl<'bump, E: Error> Deserializer<'bump> for ValueDeserializer<'bump, E> {
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, E> {
-        let ask = if self.mode.by_value {
-            Ask::UnitStruct
-        } else {
-            Ask::BareUnit
-        };
-        self.deserialize_any(Rules::new(ask, visitor))
+        self.unit_under(Ask::UnitStruct, visitor)
     }
 
     /// `Newtype(v)` is `visit_newtype_struct` of `v`; anything else of the value itself (JSON
