@@ -6,6 +6,9 @@
 //! string is one run), an escape is decoded into a scratch buffer, and a string for `str` must
 //! be UTF-8. A byte string is read as serde_json reads one: control characters kept, an
 //! escaped lone surrogate written as WTF-8, and no UTF-8 check.
+//!
+//! The runs are scanned with the vector every CPU of the architecture has, with no detection
+//! at run time: SSE2 on x86_64, NEON on aarch64, and 8 bytes in a `u64` elsewhere.
 
 use super::refused::Refused;
 
@@ -17,7 +20,11 @@ pub(super) fn plain_run(input: &[u8], from: usize) -> (usize, bool) {
     {
         sse2::plain_run(input, from)
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        neon::plain_run(input, from)
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         swar::plain_run(input, from)
     }
@@ -34,7 +41,11 @@ pub(super) fn ascii_run(input: &[u8], from: usize) -> usize {
     {
         sse2::ascii_run(input, from)
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        neon::ascii_run(input, from)
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         swar::ascii_run(input, from)
     }
@@ -144,7 +155,90 @@ mod sse2 {
     }
 }
 
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(target_arch = "aarch64")]
+mod neon {
+    use core::arch::aarch64::{
+        uint8x16_t, vceqq_u8, vcgeq_u8, vcltq_u8, vdupq_n_u8, vget_lane_u64, vld1q_u8, vorrq_u8,
+        vreinterpret_u64_u8, vreinterpretq_u16_u8, vshrn_n_u16,
+    };
+
+    /// The bytes of `mask` (each `0x00` or `0xFF`) as 4 bits each of a `u64`, in order: NEON
+    /// has no `movemask`, and this is its usual stand-in (one narrowing shift). The first set
+    /// byte is `trailing_zeros() / 4`.
+    #[inline(always)]
+    fn nibbles(mask: uint8x16_t) -> u64 {
+        // SAFETY: register operations only, with NEON, which every aarch64 CPU has.
+        unsafe {
+            vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(
+                mask,
+            ))))
+        }
+    }
+
+    /// [`ascii_run`](super::ascii_run) with NEON: 16 bytes compared against a quote, a
+    /// backslash, the control characters and the bytes above ASCII at once.
+    #[inline(always)]
+    pub(super) fn ascii_run(input: &[u8], from: usize) -> usize {
+        let mut at = from;
+        // One comparison per block: `at <= last` is `at + 16 <= input.len()`.
+        let last = input.len().checked_sub(16);
+        while last.is_some_and(|last| at <= last) {
+            // SAFETY: `at + 16 <= input.len()` (the loop's condition), and `vld1q_u8` reads
+            // exactly 16 bytes from `input[at]`, with no alignment needed. The other
+            // intrinsics only compute on registers, with NEON, which every aarch64 CPU has.
+            let stops = unsafe {
+                let v = vld1q_u8(input.as_ptr().add(at));
+                let quote = vceqq_u8(v, vdupq_n_u8(b'"'));
+                let backslash = vceqq_u8(v, vdupq_n_u8(b'\\'));
+                let control = vcltq_u8(v, vdupq_n_u8(0x20));
+                let high = vcgeq_u8(v, vdupq_n_u8(0x80));
+                nibbles(vorrq_u8(
+                    vorrq_u8(quote, backslash),
+                    vorrq_u8(control, high),
+                ))
+            };
+            if stops != 0 {
+                return at + (stops.trailing_zeros() / 4) as usize;
+            }
+            at += 16;
+        }
+        super::ascii_run_bytes(input, at)
+    }
+
+    /// [`plain_run`](super::plain_run) with NEON: 16 bytes compared against a quote, a
+    /// backslash and the control characters at once, and the bytes above ASCII noted.
+    #[inline(always)]
+    pub(super) fn plain_run(input: &[u8], from: usize) -> (usize, bool) {
+        let mut at = from;
+        let mut above_ascii = false;
+        let last = input.len().checked_sub(16);
+        while last.is_some_and(|last| at <= last) {
+            // SAFETY: as in `ascii_run`: a 16-byte load inside `input`, then registers only.
+            let (special, high) = unsafe {
+                let v = vld1q_u8(input.as_ptr().add(at));
+                let quote = vceqq_u8(v, vdupq_n_u8(b'"'));
+                let backslash = vceqq_u8(v, vdupq_n_u8(b'\\'));
+                let control = vcltq_u8(v, vdupq_n_u8(0x20));
+                (
+                    nibbles(vorrq_u8(vorrq_u8(quote, backslash), control)),
+                    nibbles(vcgeq_u8(v, vdupq_n_u8(0x80))),
+                )
+            };
+            if special != 0 {
+                let first = special.trailing_zeros();
+                // The nibbles of the bytes before the first stop (`first` is a multiple of 4,
+                // below 64).
+                above_ascii |= high & ((1 << first) - 1) != 0;
+                return (at + (first / 4) as usize, above_ascii);
+            }
+            above_ascii |= high != 0;
+            at += 16;
+        }
+        super::plain_run_bytes(input, at, above_ascii)
+    }
+}
+
+#[cfg(any(test, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
 mod swar {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -380,6 +474,29 @@ mod tests {
             assert_eq!(plain_run(input, from), expected, "{input:?} {from}");
             assert_eq!(swar::plain_run(input, from), expected, "{input:?} {from}");
         });
+    }
+
+    /// A byte above ASCII counts only before the run's end: each placement of one and of a
+    /// stop after or before it, in and across the vector blocks.
+    #[test]
+    fn plain_run_notes_bytes_above_ascii_only_before_its_end() {
+        for len in 2..40 {
+            for high in 0..len - 1 {
+                for stop in 0..len {
+                    if (high..high + 2).contains(&stop) {
+                        continue;
+                    }
+                    let mut input = vec![b'a'; len];
+                    input[high..high + 2].copy_from_slice("é".as_bytes());
+                    input[stop] = b'"';
+                    for from in 0..input.len() {
+                        let expected = model(&input, from);
+                        assert_eq!(plain_run(&input, from), expected, "{input:?} {from}");
+                        assert_eq!(swar::plain_run(&input, from), expected, "{input:?} {from}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
