@@ -70,6 +70,8 @@ use serde::de::DeserializeSeed;
 mod deserializer;
 mod eisel_lemire;
 mod map_access;
+#[cfg(target_arch = "aarch64")]
+mod neon_mask;
 mod number;
 mod pow5;
 mod refused;

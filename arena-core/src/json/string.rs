@@ -157,23 +157,9 @@ mod sse2 {
 
 #[cfg(target_arch = "aarch64")]
 mod neon {
-    use core::arch::aarch64::{
-        uint8x16_t, vceqq_u8, vcgeq_u8, vcltq_u8, vdupq_n_u8, vget_lane_u64, vld1q_u8, vorrq_u8,
-        vreinterpret_u64_u8, vreinterpretq_u16_u8, vshrn_n_u16,
-    };
+    use core::arch::aarch64::{vceqq_u8, vcgeq_u8, vcltq_u8, vdupq_n_u8, vld1q_u8, vorrq_u8};
 
-    /// The bytes of `mask` (each `0x00` or `0xFF`) as 4 bits each of a `u64`, in order: NEON
-    /// has no `movemask`, and this is its usual stand-in (one narrowing shift). The first set
-    /// byte is `trailing_zeros() / 4`.
-    #[inline(always)]
-    fn nibbles(mask: uint8x16_t) -> u64 {
-        // SAFETY: register operations only, with NEON, which every aarch64 CPU has.
-        unsafe {
-            vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(
-                mask,
-            ))))
-        }
-    }
+    use super::super::neon_mask::nibbles;
 
     /// [`ascii_run`](super::ascii_run) with NEON: 16 bytes compared against a quote, a
     /// backslash, the control characters and the bytes above ASCII at once.

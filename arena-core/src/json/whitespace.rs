@@ -79,10 +79,9 @@ mod sse2 {
 
 #[cfg(target_arch = "aarch64")]
 mod neon {
-    use core::arch::aarch64::{
-        vceqq_u8, vdupq_n_u8, vget_lane_u64, vld1q_u8, vmvnq_u8, vorrq_u8, vreinterpret_u64_u8,
-        vreinterpretq_u16_u8, vshrn_n_u16,
-    };
+    use core::arch::aarch64::{vceqq_u8, vdupq_n_u8, vld1q_u8, vmvnq_u8, vorrq_u8};
+
+    use super::super::neon_mask::nibbles;
 
     /// [`skip`](super::skip) with NEON, which every aarch64 CPU has: 16 bytes are compared
     /// against the four whitespace bytes at once.
@@ -102,9 +101,8 @@ mod neon {
                     vorrq_u8(is(b' '), is(b'\n')),
                     vorrq_u8(is(b'\t'), is(b'\r')),
                 );
-                // 4 bits per byte that is not whitespace, in order (NEON has no movemask).
-                let narrowed = vshrn_n_u16::<4>(vreinterpretq_u16_u8(vmvnq_u8(any)));
-                vget_lane_u64::<0>(vreinterpret_u64_u8(narrowed))
+                // The bytes that are not whitespace, 4 bits each.
+                nibbles(vmvnq_u8(any))
             };
             if other != 0 {
                 return at + (other.trailing_zeros() / 4) as usize;
