@@ -10,7 +10,10 @@
 //! touched, preferably by its own thread (see [`thread_token`]). Free memory beyond a reserve
 //! is given back to the OS, coldest chunk first, with hysteresis: the pool only trims once the
 //! free bytes exceed the reserve by half, and then trims down to the reserve, so an arena that
-//! resets and refills never makes the pool map and unmap in turn.
+//! resets and refills never makes the pool map and unmap in turn. A new mapping counts as free
+//! bytes to come (its arena gives it back): when no free chunk can serve a request, the free
+//! chunks beyond the reserve, the new chunk counted, go before it is mapped, so the pool does
+//! not hold an old document's chunks and a new one's at once.
 //!
 //! Its parts, one submodule each:
 //! - [`builder`]: [`ChunkPoolBuilder`], the configuration, and [`PoolConfigError`].
@@ -58,9 +61,10 @@ const MIB: usize = 1024 * KIB;
 /// Use the process-wide [`ChunkPool::global`], or build your own and share it in an `Arc`.
 /// Every chunk is its own mapping, never moved; free chunks wait in per-class LIFO lists, so
 /// the next arena gets the most recently touched memory, preferably memory its own thread gave
-/// back. Free bytes beyond the [`Reserve`]
-/// go back to the OS, coldest chunk first, once they pass 1.5 times the reserve (hysteresis:
-/// an arena that resets and refills never makes the pool map and unmap in turn).
+/// back. Free bytes beyond the [`Reserve`] go back to the OS, coldest chunk first, once they
+/// pass 1.5 times the reserve (hysteresis: an arena that resets and refills never makes the
+/// pool map and unmap in turn); a chunk that has to be mapped counts as free bytes to come, so
+/// the free chunks that could not serve it go first.
 ///
 /// # Examples
 ///
@@ -259,6 +263,15 @@ impl ChunkPool {
             state.bytes_in_use += size;
             state.epoch_peak = state.epoch_peak.max(state.bytes_in_use);
             return Some(Chunk { ptr, size });
+        }
+        // A new chunk comes back to the free lists with its arena: counted against the reserve
+        // now, as `give_back` will count it, the free chunks that could not serve this request
+        // go before it is mapped, not after. Kept, they would stay resident beside it for a
+        // whole arena's life (a stream's first document leaves chunks that the next one, sized
+        // by the first-chunk hint, cannot use), and `give_back` would trim them anyway.
+        let reserve = self.reserve_bytes(&state);
+        if state.bytes_free.saturating_add(chunk_size) > trim_threshold(reserve) {
+            state.release_down_to(self.classes, reserve.saturating_sub(chunk_size));
         }
         if let Some(limit) = self.limit {
             let room = limit.checked_sub(chunk_size)?;

@@ -99,6 +99,58 @@ fn trims_coldest_first_beyond_the_reserve() {
     pool.check_invariants();
 }
 
+/// A stream's first document grows its arena chunk by chunk; the next, sized by the
+/// first-chunk hint, asks for one chunk none of them can serve. The chunks it cannot use are
+/// released before the new one is mapped, not kept beside it until its arena gives it back:
+/// the pool never holds both documents' memory.
+#[test]
+fn a_new_chunk_no_free_chunk_serves_releases_them_first() {
+    let pool = small_classes().build().unwrap();
+    let first: Vec<_> = [PAGE, PAGE, 2 * PAGE, 4 * PAGE]
+        .into_iter()
+        .map(|size| pool.take(size).unwrap())
+        .collect();
+    pool.give_back(first.into_iter(), Some(arena(8 * PAGE)));
+    let s = pool.stats();
+    assert_eq!((s.reserve_bytes, s.bytes_free), (8 * PAGE, 8 * PAGE));
+    // Eight pages in one dedicated chunk: no free chunk serves it.
+    let next = pool.take_exact(7 * PAGE, usize::MAX).unwrap();
+    let s = pool.stats();
+    assert_eq!(next.size(), 7 * PAGE);
+    assert_eq!(s.bytes_in_use, 7 * PAGE);
+    assert!(s.bytes_free <= PAGE, "{s:?}");
+    assert!(s.peak_bytes_mapped <= 8 * PAGE, "{s:?}");
+    pool.give_back([next].into_iter(), Some(arena(7 * PAGE)));
+    // The next document takes that chunk again: nothing is mapped or released.
+    let again = pool.take_exact(7 * PAGE, usize::MAX).unwrap();
+    let before = pool.stats();
+    pool.give_back([again].into_iter(), Some(arena(7 * PAGE)));
+    let after = pool.stats();
+    assert_eq!(
+        (before.os_map_calls, before.os_unmap_calls),
+        (after.os_map_calls, after.os_unmap_calls)
+    );
+    pool.check_invariants();
+}
+
+/// Below the reserve's threshold a new chunk leaves the free chunks where they are: a pool
+/// whose arenas take turns with chunks of different sizes does not map and unmap in turn.
+#[test]
+fn a_new_chunk_within_the_threshold_keeps_the_free_ones() {
+    let pool = small_classes()
+        .reserve(Reserve::Bytes(4 * PAGE))
+        .build()
+        .unwrap();
+    let a = pool.take(PAGE).unwrap();
+    pool.give_back([a].into_iter(), Some(arena(PAGE)));
+    // One free page and four new ones: five, within 4 × 1.5.
+    let b = pool.take(4 * PAGE).unwrap();
+    let s = pool.stats();
+    assert_eq!((s.bytes_free, s.os_unmap_calls), (PAGE, 0));
+    pool.give_back([b].into_iter(), Some(arena(4 * PAGE)));
+    pool.check_invariants();
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn huge_pages_map_usable_chunks_and_fall_back_quietly() {
