@@ -58,6 +58,7 @@ fn a_fresh_arena_takes_one_chunk_for_a_document_the_last_arenas_held() {
     let pool = small_pool();
     let mut maps = Vec::new();
     let mut chunks = Vec::new();
+    let mut first_bytes = 0;
     for round in 0..5 {
         let arena = SlabArena::with_pool(pool.clone());
         // From the second arena on, the chunk is taken when the arena is built.
@@ -65,9 +66,19 @@ fn a_fresh_arena_takes_one_chunk_for_a_document_the_last_arenas_held() {
         document(&arena);
         arena.check_invariants();
         chunks.push(arena.stats().chunks);
+        if round == 0 {
+            first_bytes = arena.stats().chunk_bytes;
+        }
         drop(arena);
         maps.push(pool.stats().os_map_calls);
     }
+    // The first arena's chunks, which the learnt chunk does not fit, are released before it
+    // is mapped: the pool never holds two documents.
+    assert!(
+        pool.stats().peak_bytes_mapped <= first_bytes,
+        "{} > {first_bytes}",
+        pool.stats().peak_bytes_mapped
+    );
     // The first arena grows from 4 KiB chunks; from then on one chunk, the same one each
     // time.
     assert!(chunks[0] > 5, "{chunks:?}");
