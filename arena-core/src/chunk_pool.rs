@@ -268,7 +268,9 @@ impl ChunkPool {
         // now, as `give_back` will count it, the free chunks that could not serve this request
         // go before it is mapped, not after. Kept, they would stay resident beside it for a
         // whole arena's life (a stream's first document leaves chunks that the next one, sized
-        // by the first-chunk hint, cannot use), and `give_back` would trim them anyway.
+        // by the first-chunk hint, cannot use), and `give_back` would then trim them unless
+        // another arena took them meanwhile: past the threshold, they are more than the
+        // reserve keeps for the next arenas.
         let reserve = self.reserve_bytes(&state);
         if state.bytes_free.saturating_add(chunk_size) > trim_threshold(reserve) {
             state.release_down_to(self.classes, reserve.saturating_sub(chunk_size));
