@@ -75,6 +75,7 @@ mod neon_mask;
 mod number;
 mod pow5;
 mod refused;
+mod scan;
 mod seq_access;
 mod string;
 mod value;

@@ -6,24 +6,27 @@
 //! of 16 on average), which a byte-at-a-time loop spends several instructions per byte on.
 //!
 //! The vector is the one every CPU of the architecture has, so it needs no detection at run
-//! time: SSE2 on x86_64, NEON on aarch64, and 8 bytes in a `u64` elsewhere.
+//! time: SSE2 on x86_64, NEON on aarch64, and 8 bytes in a `u64` elsewhere ([`scan`]).
+
+use super::scan;
+
+/// The block scans of this architecture (see [`scan`]).
+#[cfg(target_arch = "aarch64")]
+use neon as vector;
+/// The block scans of this architecture (see [`scan`]).
+#[cfg(target_arch = "x86_64")]
+use sse2 as vector;
+/// The block scans of this architecture (see [`scan`]).
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+use swar as vector;
 
 /// Where the first byte that is not whitespace at or after `from` is in `input`
 /// (`input.len()` when there is none).
 #[inline(always)]
 pub(super) fn skip(input: &[u8], from: usize) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        sse2::skip(input, from)
-    }
-    #[cfg(target_arch = "aarch64")]
-    {
-        neon::skip(input, from)
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        swar::skip(input, from)
-    }
+    scan::first_stop::<{ vector::WIDTH }, { vector::BITS }>(input, from, vector::other, |b| {
+        !is_whitespace(b)
+    })
 }
 
 /// Whether `b` is JSON whitespace.
@@ -32,48 +35,32 @@ pub(super) const fn is_whitespace(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\t' | b'\r')
 }
 
-/// The bytes from `at`, one at a time: the tail shorter than a vector.
-#[inline(always)]
-fn skip_bytes(input: &[u8], mut at: usize) -> usize {
-    while input.get(at).copied().is_some_and(is_whitespace) {
-        at += 1;
-    }
-    at
-}
-
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use core::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
 
-    /// [`skip`](super::skip) with SSE2, which every x86_64 CPU has: 16 bytes are compared
-    /// against the four whitespace bytes at once.
+    /// 16 bytes a block, one mask bit a byte.
+    pub(super) const WIDTH: usize = 16;
+    pub(super) const BITS: u32 = 1;
+
+    /// The block's bytes that are not whitespace: 16 bytes compared against the four
+    /// whitespace bytes at once.
     #[inline(always)]
-    pub(super) fn skip(input: &[u8], from: usize) -> usize {
-        let mut at = from;
-        // One comparison per block: `at <= last` is `at + 16 <= input.len()`.
-        let last = input.len().checked_sub(16);
-        while last.is_some_and(|last| at <= last) {
-            // SAFETY: `at + 16 <= input.len()` (the loop's condition), and an unaligned load
-            // reads exactly 16 bytes from `input[at]`. The other intrinsics only compute on
-            // registers, with SSE2, which every x86_64 CPU has.
-            let whitespace = unsafe {
-                let v = _mm_loadu_si128(input.as_ptr().add(at).cast::<__m128i>());
-                let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b.cast_signed()));
-                let any = _mm_or_si128(
-                    _mm_or_si128(is(b' '), is(b'\n')),
-                    _mm_or_si128(is(b'\t'), is(b'\r')),
-                );
-                _mm_movemask_epi8(any).cast_unsigned()
-            };
-            let other = !whitespace & 0xFFFF;
-            if other != 0 {
-                return at + other.trailing_zeros() as usize;
-            }
-            at += 16;
-        }
-        super::skip_bytes(input, at)
+    pub(super) fn other(block: &[u8; WIDTH]) -> u64 {
+        // SAFETY: an unaligned load reads exactly the block's 16 bytes. The other intrinsics
+        // only compute on registers, with SSE2, which every x86_64 CPU has.
+        let whitespace = unsafe {
+            let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+            let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b.cast_signed()));
+            let any = _mm_or_si128(
+                _mm_or_si128(is(b' '), is(b'\n')),
+                _mm_or_si128(is(b'\t'), is(b'\r')),
+            );
+            _mm_movemask_epi8(any).cast_unsigned()
+        };
+        u64::from(!whitespace & 0xFFFF)
     }
 }
 
@@ -83,70 +70,69 @@ mod neon {
 
     use super::super::neon_mask::nibbles;
 
-    /// [`skip`](super::skip) with NEON, which every aarch64 CPU has: 16 bytes are compared
-    /// against the four whitespace bytes at once.
+    /// 16 bytes a block, four mask bits a byte ([`nibbles`]).
+    pub(super) const WIDTH: usize = 16;
+    pub(super) const BITS: u32 = 4;
+
+    /// The block's bytes that are not whitespace: 16 bytes compared against the four
+    /// whitespace bytes at once.
     #[inline(always)]
-    pub(super) fn skip(input: &[u8], from: usize) -> usize {
-        let mut at = from;
-        // One comparison per block: `at <= last` is `at + 16 <= input.len()`.
-        let last = input.len().checked_sub(16);
-        while last.is_some_and(|last| at <= last) {
-            // SAFETY: `at + 16 <= input.len()` (the loop's condition), and `vld1q_u8` reads
-            // exactly 16 bytes from `input[at]`, with no alignment needed. The other
-            // intrinsics only compute on registers, with NEON, which every aarch64 CPU has.
-            let other = unsafe {
-                let v = vld1q_u8(input.as_ptr().add(at));
-                let is = |b: u8| vceqq_u8(v, vdupq_n_u8(b));
-                let any = vorrq_u8(
-                    vorrq_u8(is(b' '), is(b'\n')),
-                    vorrq_u8(is(b'\t'), is(b'\r')),
-                );
-                // The bytes that are not whitespace, 4 bits each.
-                nibbles(vmvnq_u8(any))
-            };
-            if other != 0 {
-                return at + (other.trailing_zeros() / 4) as usize;
-            }
-            at += 16;
+    pub(super) fn other(block: &[u8; WIDTH]) -> u64 {
+        // SAFETY: `vld1q_u8` reads exactly the block's 16 bytes, with no alignment needed.
+        // The other intrinsics only compute on registers, with NEON, which every aarch64 CPU
+        // has.
+        unsafe {
+            let v = vld1q_u8(block.as_ptr());
+            let is = |b: u8| vceqq_u8(v, vdupq_n_u8(b));
+            let any = vorrq_u8(
+                vorrq_u8(is(b' '), is(b'\n')),
+                vorrq_u8(is(b'\t'), is(b'\r')),
+            );
+            nibbles(vmvnq_u8(any))
         }
-        super::skip_bytes(input, at)
     }
 }
 
 #[cfg(any(test, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
 mod swar {
-    /// [`skip`](super::skip) on 8 bytes at a time in a `u64`.
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+    /// 8 bytes a block, in a `u64`, each flagged by its high bit.
+    pub(super) const WIDTH: usize = 8;
+    pub(super) const BITS: u32 = 8;
+
+    /// The block's bytes that are not whitespace.
     #[inline(always)]
-    pub(super) fn skip(input: &[u8], from: usize) -> usize {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        let mut at = from;
-        while let Some(block) = input.get(at..at.wrapping_add(8)) {
-            let mut word = [0; 8];
-            word.copy_from_slice(block);
-            let w = u64::from_le_bytes(word);
-            // The high bit of each byte of `zero(x)` is set exactly where that byte of `x` is
-            // zero (no borrow crosses bytes: the low seven bits are added apart).
-            let zero = |x: u64| !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
-            let is = |b: u8| zero(w ^ (ONES * u64::from(b)));
-            let whitespace = is(b' ') | is(b'\n') | is(b'\t') | is(b'\r');
-            let other = !whitespace & !LOW7;
-            if other != 0 {
-                return at + (other.trailing_zeros() / 8) as usize;
-            }
-            at += 8;
+    pub(super) fn other(block: &[u8; WIDTH]) -> u64 {
+        // The high bit of each byte of `zero(x)` is set exactly where that byte of `x` is
+        // zero (no borrow crosses bytes: the low seven bits are added apart).
+        const fn zero(x: u64) -> u64 {
+            !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
         }
-        super::skip_bytes(input, at)
+        let w = u64::from_le_bytes(*block);
+        let is = |b: u8| zero(w ^ (ONES * b as u64));
+        let whitespace = is(b' ') | is(b'\n') | is(b'\t') | is(b'\r');
+        !whitespace & !LOW7
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{is_whitespace, skip_bytes};
+    use super::{is_whitespace, scan, swar};
 
     /// The first byte that is not whitespace, one byte at a time: the model.
     fn model(input: &[u8], from: usize) -> usize {
-        skip_bytes(input, from)
+        (from..input.len())
+            .find(|&at| !is_whitespace(input[at]))
+            .unwrap_or(input.len().max(from))
+    }
+
+    /// The scan over `u64` blocks, which targets other than x86_64 and aarch64 use.
+    fn swar_skip(input: &[u8], from: usize) -> usize {
+        scan::first_stop::<{ swar::WIDTH }, { swar::BITS }>(input, from, swar::other, |b| {
+            !is_whitespace(b)
+        })
     }
 
     /// Every length below 40 and every start, with each byte value placed after runs of each
@@ -163,11 +149,7 @@ mod tests {
                     for from in 0..input.len() {
                         let want = model(&input, from);
                         assert_eq!(super::skip(&input, from), want, "{input:?} from {from}");
-                        assert_eq!(
-                            super::swar::skip(&input, from),
-                            want,
-                            "{input:?} from {from}"
-                        );
+                        assert_eq!(swar_skip(&input, from), want, "{input:?} from {from}");
                     }
                     if !is_whitespace(stop) {
                         assert_eq!(model(&input, 0), len);
@@ -183,6 +165,6 @@ mod tests {
         assert_eq!(skipped, b"\t\n\r ");
         let all_whitespace = b" \n\t\r".repeat(10);
         assert_eq!(super::skip(&all_whitespace, 0), all_whitespace.len());
-        assert_eq!(super::swar::skip(&all_whitespace, 3), all_whitespace.len());
+        assert_eq!(swar_skip(&all_whitespace, 3), all_whitespace.len());
     }
 }
