@@ -386,24 +386,37 @@ mod tests {
             .unwrap_or(input.len().max(from))
     }
 
-    /// The scans over `u64` blocks, which targets other than x86_64 and aarch64 use.
-    fn swar_plain_run(input: &[u8], from: usize) -> (usize, bool) {
-        plain_run_by::<{ swar::WIDTH }, { swar::BITS }>(input, from, swar::plain_stops)
+    /// Checks that `plain_run` over the architecture's vector and over `u64` blocks (which
+    /// other targets use) finds `want`.
+    fn check_plain_run(input: &[u8], from: usize, want: (usize, bool)) {
+        let swar = plain_run_by::<{ swar::WIDTH }, { swar::BITS }>(input, from, swar::plain_stops);
+        assert_eq!(
+            [plain_run(input, from), swar],
+            [want; 2],
+            "{input:?} from {from}"
+        );
     }
 
-    fn swar_ascii_run(input: &[u8], from: usize) -> usize {
-        scan::first_stop::<{ swar::WIDTH }, { swar::BITS }>(
+    /// Checks that `ascii_run` over the architecture's vector and over `u64` blocks (which
+    /// other targets use) finds `want`.
+    fn check_ascii_run(input: &[u8], from: usize, want: usize) {
+        let swar = scan::first_stop::<{ swar::WIDTH }, { swar::BITS }>(
             input,
             from,
             swar::ascii_stops,
             ends_ascii_run,
-        )
+        );
+        assert_eq!(
+            [ascii_run(input, from), swar],
+            [want; 2],
+            "{input:?} from {from}"
+        );
     }
 
-    /// Runs `check` on `input` and every start in it, for every input of fewer than 40 plain
-    /// bytes with one of `stops` placed at each position.
+    /// Runs `check` on `input` and every start in it, for every input of fewer than 72 plain
+    /// bytes (several blocks and a tail) with one of `stops` placed at each position.
     fn each_placement(stops: &[&[u8]], check: impl Fn(&[u8], usize)) {
-        for len in 0..40 {
+        for len in 0..72 {
             for at in 0..len {
                 for stop in stops {
                     let mut input = vec![b'a'; len];
@@ -420,9 +433,7 @@ mod tests {
     fn plain_run_agrees_with_the_bytes_at_every_offset_and_length() {
         let specials: [&[u8]; 6] = [b"\"", b"\\", b"\x00", b"\x1f", "é".as_bytes(), b"\x7f"];
         each_placement(&specials, |input, from| {
-            let expected = model(input, from);
-            assert_eq!(plain_run(input, from), expected, "{input:?} {from}");
-            assert_eq!(swar_plain_run(input, from), expected, "{input:?} {from}");
+            check_plain_run(input, from, model(input, from));
         });
     }
 
@@ -440,9 +451,7 @@ mod tests {
                     input[high..high + 2].copy_from_slice("é".as_bytes());
                     input[stop] = b'"';
                     for from in 0..input.len() {
-                        let expected = model(&input, from);
-                        assert_eq!(plain_run(&input, from), expected, "{input:?} {from}");
-                        assert_eq!(swar_plain_run(&input, from), expected, "{input:?} {from}");
+                        check_plain_run(&input, from, model(&input, from));
                     }
                 }
             }
@@ -462,9 +471,7 @@ mod tests {
             b"\x7f",
         ];
         each_placement(&stops, |input, from| {
-            let expected = ascii_model(input, from);
-            assert_eq!(ascii_run(input, from), expected, "{input:?} {from}");
-            assert_eq!(swar_ascii_run(input, from), expected, "{input:?} {from}");
+            check_ascii_run(input, from, ascii_model(input, from));
         });
         // Every byte value, alone after a run: only printable ASCII other than the quote and
         // the backslash continues it.
@@ -474,8 +481,7 @@ mod tests {
             input.extend_from_slice(b"rstuvwxyz0123456789\"");
             let stops_at_b = !(0x20..0x80).contains(&b) || b == b'"' || b == b'\\';
             let want = if stops_at_b { 17 } else { input.len() - 1 };
-            assert_eq!(ascii_run(&input, 0), want, "{b:#x}");
-            assert_eq!(swar_ascii_run(&input, 0), want, "{b:#x}");
+            check_ascii_run(&input, 0, want);
         }
     }
 

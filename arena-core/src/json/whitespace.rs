@@ -128,28 +128,33 @@ mod tests {
             .unwrap_or(input.len().max(from))
     }
 
-    /// The scan over `u64` blocks, which targets other than x86_64 and aarch64 use.
-    fn swar_skip(input: &[u8], from: usize) -> usize {
-        scan::first_stop::<{ swar::WIDTH }, { swar::BITS }>(input, from, swar::other, |b| {
-            !is_whitespace(b)
-        })
+    /// Checks that [`skip`](super::skip) over the architecture's vector and over `u64` blocks
+    /// (which other targets use) finds `want`.
+    fn check(input: &[u8], from: usize, want: usize) {
+        let swar =
+            scan::first_stop::<{ swar::WIDTH }, { swar::BITS }>(input, from, swar::other, |b| {
+                !is_whitespace(b)
+            });
+        assert_eq!(
+            [super::skip(input, from), swar],
+            [want; 2],
+            "{input:?} from {from}"
+        );
     }
 
-    /// Every length below 40 and every start, with each byte value placed after runs of each
-    /// whitespace byte and of mixed whitespace.
+    /// Every length below 72 (several blocks and a tail) and every start, with each byte
+    /// value placed after runs of each whitespace byte and of mixed whitespace.
     #[test]
     fn skips_as_the_byte_model_at_every_offset() {
         let runs: [&[u8]; 5] = [b" ", b"\n", b"\t", b"\r", b" \n\t\r"];
         for run in runs {
-            for len in 0..40 {
+            for len in 0..72 {
                 for stop in 0..=255u8 {
                     let mut input: Vec<u8> = run.iter().copied().cycle().take(len).collect();
                     input.push(stop);
                     input.extend_from_slice(b"   x");
                     for from in 0..input.len() {
-                        let want = model(&input, from);
-                        assert_eq!(super::skip(&input, from), want, "{input:?} from {from}");
-                        assert_eq!(swar_skip(&input, from), want, "{input:?} from {from}");
+                        check(&input, from, model(&input, from));
                     }
                     if !is_whitespace(stop) {
                         assert_eq!(model(&input, 0), len);
@@ -163,8 +168,9 @@ mod tests {
     fn only_the_four_whitespace_bytes_are_skipped() {
         let skipped: Vec<u8> = (0..=255u8).filter(|&b| is_whitespace(b)).collect();
         assert_eq!(skipped, b"\t\n\r ");
-        let all_whitespace = b" \n\t\r".repeat(10);
-        assert_eq!(super::skip(&all_whitespace, 0), all_whitespace.len());
-        assert_eq!(swar_skip(&all_whitespace, 3), all_whitespace.len());
+        let all_whitespace = b" \n\t\r".repeat(20);
+        for from in [0, 3, 40] {
+            check(&all_whitespace, from, all_whitespace.len());
+        }
     }
 }
