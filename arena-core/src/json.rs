@@ -9,8 +9,8 @@
 //! bool is asked for, enums as a string or an object of one entry), scans a string's plain run
 //! and a run of whitespace 16 bytes at a time (SSE2 on x86_64 and NEON on aarch64, both part of
 //! every CPU of their architecture; a `u64` at a time elsewhere), checks text above ASCII for
-//! UTF-8 with simdutf8, borrows strings without escapes from the input, and reads a float as serde_json with its `float_roundtrip` feature
-//! does, correctly rounded (one multiplication or division when the digits and the power of
+//! UTF-8 with simdutf8, borrows strings without escapes from the input, and reads a float as
+//! serde_json with its `float_roundtrip` feature does, correctly rounded (one multiplication or division when the digits and the power of
 //! ten are exact in an `f64`, else the Eisel-Lemire algorithm, else the standard library's
 //! parser). arena-core does not turn that feature on for the program: without it serde_json
 //! reads a few floats of more than 15 digits one unit in the last place away, and faster.

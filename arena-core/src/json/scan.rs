@@ -8,6 +8,12 @@
 //! time: 16 bytes with SSE2 on x86_64 (one mask bit per byte) and with NEON on aarch64 (four
 //! bits per byte, NEON having no `movemask`), and 8 bytes in a `u64` elsewhere (the byte's
 //! high bit).
+//!
+//! Wider vectors chosen at run time (AVX2's 32 bytes) are slower here: most runs end within
+//! 16 bytes (a key, a short value, one line's indentation), and code compiled for a feature
+//! detected at run time cannot be inlined into the reader, so every scan would pay a call and
+//! the check for fewer blocks only on long runs. [`first_stop`] takes any block width, should
+//! a caller with long runs want one.
 
 /// Where the first byte at or after `from` in `input` that `stops` marks is (`input.len()` when
 /// there is none; `from` when `from` is past the end).
