@@ -10,10 +10,11 @@
 //! and a run of whitespace 16 bytes at a time (SSE2 on x86_64 and NEON on aarch64, both part of
 //! every CPU of their architecture; a `u64` at a time elsewhere), checks text above ASCII for
 //! UTF-8 with simdutf8, borrows strings without escapes from the input, and reads a float as
-//! serde_json with its `float_roundtrip` feature does, correctly rounded (one multiplication or division when the digits and the power of
-//! ten are exact in an `f64`, else the Eisel-Lemire algorithm, else the standard library's
-//! parser). arena-core does not turn that feature on for the program: without it serde_json
-//! reads a few floats of more than 15 digits one unit in the last place away, and faster.
+//! serde_json with its `float_roundtrip` feature does, correctly rounded (one multiplication
+//! or division when the digits and the power of ten are exact in an `f64`, else the
+//! Eisel-Lemire algorithm, else the standard library's parser). arena-core does not turn that
+//! feature on for the program: without it serde_json reads a few floats of more than 15 digits
+//! one unit in the last place away, and faster.
 //!
 //! A [`Value`](crate::Value) read by these entry points is built straight from the text, each
 //! node where it goes, with no visitor in between; it is the value the visitor path reads,
