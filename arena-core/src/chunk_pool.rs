@@ -271,10 +271,7 @@ impl ChunkPool {
         // by the first-chunk hint, cannot use), and `give_back` would then trim them unless
         // another arena took them meanwhile: past the threshold, they are more than the
         // reserve keeps for the next arenas.
-        let reserve = self.reserve_bytes(&state);
-        if state.bytes_free.saturating_add(chunk_size) > trim_threshold(reserve) {
-            state.release_down_to(self.classes, reserve.saturating_sub(chunk_size));
-        }
+        self.trim_beyond_reserve(&mut state, chunk_size);
         if let Some(limit) = self.limit {
             let room = limit.checked_sub(chunk_size)?;
             if state.bytes_in_use > room {
@@ -333,10 +330,7 @@ impl ChunkPool {
         if let Some(arena) = arena {
             state.remember(arena, self.parallelism);
         }
-        let reserve = self.reserve_bytes(&state);
-        if state.bytes_free > trim_threshold(reserve) {
-            state.release_down_to(self.classes, reserve);
-        }
+        self.trim_beyond_reserve(&mut state, 0);
     }
 
     /// Gives free chunks back to the OS, coldest first, until at most `keep_bytes` free bytes

@@ -53,6 +53,16 @@ pub(super) fn trim_threshold(reserve: usize) -> usize {
 }
 
 impl ChunkPool {
+    /// Trims the free chunks, coldest first, once the free bytes and `coming` (a chunk about to
+    /// be mapped, which its arena will give back) pass [`trim_threshold`]: down to the reserve
+    /// less `coming`.
+    pub(super) fn trim_beyond_reserve(&self, state: &mut State, coming: usize) {
+        let reserve = self.reserve_bytes(state);
+        if state.bytes_free.saturating_add(coming) > trim_threshold(reserve) {
+            state.release_down_to(self.classes, reserve.saturating_sub(coming));
+        }
+    }
+
     /// Free bytes kept mapped right now.
     pub(super) fn reserve_bytes(&self, state: &State) -> usize {
         match self.reserve {
