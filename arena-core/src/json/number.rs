@@ -96,18 +96,10 @@ pub(super) fn parse(input: &[u8], start: usize, single: bool) -> Result<(Number,
             at += 1;
             let first = at;
             // Fractions are often long (coordinates, measures), integers short: only the
-            // fraction is read a word at a time, where the check pays for itself.
-            while significand <= FOLD8_MAX
-                && let Some(eight) = eight_digits(input, at)
-            {
-                significand = significand * 100_000_000 + eight;
-                exponent -= 8;
-                at += 8;
-            }
-            // A tail of four to seven digits (a coordinate's last ones) in one word too.
-            if let Some((run, joined)) = short_run(input, at, significand) {
+            // fraction is read two words at a time, where the loads pay for themselves.
+            if let Some((run, joined)) = sixteen_digits(input, at, significand) {
                 significand = joined;
-                #[expect(clippy::cast_possible_wrap, reason = "a run is at most 7 digits")]
+                #[expect(clippy::cast_possible_wrap, reason = "a run is at most 16 digits")]
                 {
                     exponent -= run as i64;
                 }
@@ -187,26 +179,6 @@ pub(super) fn parse(input: &[u8], start: usize, single: bool) -> Result<(Number,
     Ok((number, at))
 }
 
-/// The largest significand eight more digits can join without overflowing a `u64`
-/// (`significand × 10⁸ + 99,999,999 ≤ u64::MAX`): below it, eight digits folded at once give
-/// what eight steps of one digit give, none of which would overflow.
-const FOLD8_MAX: u64 = (u64::MAX - 99_999_999) / 100_000_000;
-
-/// The value of the eight bytes at `input[at..]` when all are ASCII digits, read as one
-/// little-endian word: each digit checked and the eight combined in three multiplications
-/// (fast_float's `parse_eight_digits_unrolled`) instead of eight steps.
-#[inline(always)]
-fn eight_digits(input: &[u8], at: usize) -> Option<u64> {
-    // A shorter run (most integers, short fractions) is turned away by its eighth byte alone.
-    if !input.get(at.wrapping_add(7))?.is_ascii_digit() {
-        return None;
-    }
-    match digit_word(input, at)? {
-        (8, values) => Some(combine(values)),
-        _ => None,
-    }
-}
-
 /// The eight bytes at `input[at..]` read as one little-endian word (the first byte low): how
 /// many of them, from the first, are ASCII digits, and every byte's value as a digit (0 to 9
 /// for `0` to `9`, above 9 for any other byte). `None` where fewer than eight bytes are left.
@@ -223,7 +195,8 @@ fn digit_word(input: &[u8], at: usize) -> Option<(usize, u64)> {
 }
 
 /// The number whose digits' values (0 to 9) are the eight bytes of `values`, the first digit
-/// in the low byte: in three multiplications.
+/// in the low byte: in three multiplications (fast_float's `parse_eight_digits_unrolled`)
+/// instead of eight steps.
 #[inline(always)]
 const fn combine(values: u64) -> u64 {
     const MASK: u64 = 0x0000_00FF_0000_00FF;
@@ -238,30 +211,61 @@ const fn combine(values: u64) -> u64 {
         >> 32
 }
 
-/// `10^n` for the lengths of a run [`short_run`] joins.
-const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
-
-/// The run of four to seven ASCII digits at `input[at..]` joined to `significand` as that many
-/// steps of `significand × 10 + digit` would join them: how many digits and the significand.
-/// `None` for a run of fewer than four (its fourth byte tells, and a step per digit is
-/// cheaper), of eight or more (which [`eight_digits`] reads), where fewer than eight bytes are
-/// left, and where the significand would overflow a `u64`: the caller's steps read those.
-///
-/// The run's length comes from [`digit_word`], and the run, moved to the word's high end so
-/// that zeros lead it, is combined as [`eight_digits`] combines eight.
+/// The number the first `run` (0 to 8) digits of a [`digit_word`] write: the run moved to the
+/// word's high end, so that zeros lead it, and combined as eight digits.
 #[inline(always)]
-fn short_run(input: &[u8], at: usize, significand: u64) -> Option<(usize, u64)> {
-    if !input.get(at.wrapping_add(3))?.is_ascii_digit() {
-        return None;
-    }
-    let (run, values) = digit_word(input, at)?;
-    let power = *POW10_U64.get(run)?;
-    if run < 4 {
-        return None;
-    }
+fn leading(values: u64, run: usize) -> u64 {
+    #[expect(clippy::cast_possible_truncation, reason = "a run is at most 8")]
+    let shift = 8 * (8 - run as u32);
+    // A run of 0 shifts the whole word out: a shift by 64 bits is `None`, and the number 0.
+    combine(values.checked_shl(shift).unwrap_or(0))
+}
+
+/// `10^n` for the lengths of a run [`sixteen_digits`] joins.
+const POW10_U64: [u64; 17] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+    10_000_000_000,
+    100_000_000_000,
+    1_000_000_000_000,
+    10_000_000_000_000,
+    100_000_000_000_000,
+    1_000_000_000_000_000,
+    10_000_000_000_000_000,
+];
+
+/// The run of up to sixteen ASCII digits at `input[at..]` joined to `significand` as that many
+/// steps of `significand × 10 + digit` would join them: how many digits (a run of sixteen may
+/// go on) and the significand. `None` where fewer than sixteen bytes are left, and where the
+/// significand would overflow a `u64`: the caller's steps read those.
+///
+/// Both words are read and their digits counted without a branch on each digit: a run of eight
+/// or more is the first word combined whole and the second word's leading digits, a shorter
+/// run the first word's leading digits.
+#[inline(always)]
+fn sixteen_digits(input: &[u8], at: usize, significand: u64) -> Option<(usize, u64)> {
+    let (low_run, low) = digit_word(input, at)?;
+    let (high_run, high) = digit_word(input, at.wrapping_add(8))?;
+    let (run, digits) = if low_run < 8 {
+        (low_run, leading(low, low_run))
+    } else {
+        // At most 99,999,999 × 10⁸ + 99,999,999: no overflow.
+        (
+            8 + high_run,
+            combine(low) * POW10_U64[high_run] + leading(high, high_run),
+        )
+    };
     let joined = significand
-        .checked_mul(power)?
-        .checked_add(combine(values << (8 * (8 - run))))?;
+        .checked_mul(POW10_U64[run])?
+        .checked_add(digits)?;
     Some((run, joined))
 }
 
@@ -395,33 +399,46 @@ mod tests {
         // A number ends where its grammar does; what follows is the caller's.
         assert_eq!(parse(b"12,", 0, false), Ok((Number::U64(12), 2)));
         assert_eq!(parse(b"1.5]", 0, false), Ok((Number::F64(1.5), 3)));
+        // A fraction's every digit counts once, read in words or one at a time.
+        for (text, value) in [
+            ("0.0000000000000009, ", 9e-16),
+            ("0.00000000000000009, ", 9e-17),
+            ("0.0000000009]", 9e-10),
+        ] {
+            let end = text.find([',', ']']).unwrap();
+            assert_eq!(parse(text.as_bytes(), 0, false), Ok((Number::F64(value), end)));
+        }
     }
 
     #[test]
-    fn eight_digits_are_read_as_eight_steps_read_them() {
-        assert_eq!(eight_digits(b"12345678", 0), Some(12_345_678));
-        assert_eq!(eight_digits(b"x00000009", 1), Some(9));
-        assert_eq!(eight_digits(b"99999999", 0), Some(99_999_999));
-        assert_eq!(eight_digits(b"1234567", 0), None);
-        // Any byte that is not a digit, at any place, refuses the word.
+    fn a_word_of_digits_is_counted_and_combined_as_steps_of_one_digit() {
+        assert_eq!(digit_word(b"1234567", 0), None);
+        assert_eq!(combine(digit_word(b"12345678", 0).unwrap().1), 12_345_678);
+        assert_eq!(combine(digit_word(b"99999999", 0).unwrap().1), 99_999_999);
+        // Any byte that is not a digit, at any place, ends the run there.
         for place in 0..8 {
             for b in (0..=255u8).filter(|b| !b.is_ascii_digit()) {
                 let mut word = *b"01234567";
                 word[place] = b;
-                assert_eq!(eight_digits(&word, 0), None, "{word:?}");
+                let (run, values) = digit_word(&word, 0).unwrap();
+                assert_eq!(run, place, "{word:?}");
+                let steps = word[..place]
+                    .iter()
+                    .fold(0, |s, &d| s * 10 + u64::from(d - b'0'));
+                assert_eq!(leading(values, run), steps, "{word:?}");
             }
         }
     }
 
     #[test]
-    fn short_runs_are_read_as_steps_of_one_digit_read_them() {
+    fn sixteen_digits_are_read_as_steps_of_one_digit_read_them() {
         let by_steps = |input: &[u8], significand: u64| -> Option<(usize, u64)> {
             let run = input
                 .iter()
-                .take(8)
+                .take(16)
                 .take_while(|b| b.is_ascii_digit())
                 .count();
-            if input.len() < 8 || !(4..8).contains(&run) {
+            if input.len() < 16 {
                 return None;
             }
             input[..run]
@@ -431,23 +448,28 @@ mod tests {
                 })
                 .map(|s| (run, s))
         };
-        for run in 0..=9 {
+        let digits = b"98765432109876543210";
+        for run in 0..=18 {
             for end in (0..=255u8).filter(|b| !b.is_ascii_digit()) {
-                let mut text = b"9876543210".to_vec();
-                if run < text.len() {
-                    text[run] = end;
-                }
-                for significand in [0, 7, FOLD8_MAX, u64::MAX / 10_000, u64::MAX / 10, u64::MAX] {
-                    assert_eq!(
-                        short_run(&text, 0, significand),
-                        by_steps(&text, significand),
-                        "{text:?} {significand}"
-                    );
+                let mut text = digits.to_vec();
+                text[run] = end;
+                for significand in [0, 7, 1_844, 1_845, u64::MAX / 10_000, u64::MAX] {
+                    for len in [15, 16, 17, 20] {
+                        let input = &text[..len];
+                        assert_eq!(
+                            sixteen_digits(input, 0, significand),
+                            by_steps(input, significand),
+                            "{input:?} {significand}"
+                        );
+                    }
                 }
             }
         }
-        assert_eq!(short_run(b"1234567", 0, 0), None);
-        assert_eq!(short_run(b"1234x678", 0, 5), Some((4, 51_234)));
+        assert_eq!(
+            sixteen_digits(b"x1234x678901234567", 1, 5),
+            Some((4, 51_234))
+        );
+        assert_eq!(sixteen_digits(b"0000000000000001]", 0, 1_845), None);
     }
 
     /// Numbers of every length of integer and fraction, against serde_json (with
@@ -465,6 +487,13 @@ mod tests {
                         format!("{sign}{}.{}", &digits[..int_len], &digits[..frac_len])
                     };
                     let theirs: serde_json::Number = serde_json::from_str(&text).unwrap();
+                    // Followed by more of a document, the fraction is read in whole words.
+                    let followed = format!("{text}, 0.5, 1, 2, 3]");
+                    assert_eq!(
+                        parse(followed.as_bytes(), 0, false),
+                        read(&text).map(|n| (n, text.len())),
+                        "{followed}"
+                    );
                     let ours = match read(&text).unwrap() {
                         Number::U64(v) => serde_json::Number::from(v),
                         Number::I64(v) => serde_json::Number::from(v),
