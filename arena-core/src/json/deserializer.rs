@@ -161,6 +161,20 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// Reads a number after whitespace and visits it, as [`visit_number`](Self::visit_number)
+    /// with the number's reader inlined ([`number::parse_inlined`]).
+    #[inline]
+    pub(super) fn visit_float<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
+        match self.peek() {
+            Some(b'-' | b'0'..=b'9') => {
+                let (n, end) = number::parse_inlined(self.input, self.pos, self.single)?;
+                self.pos = end;
+                n.visit(visitor)
+            }
+            _ => Err(Refused),
+        }
+    }
+
     /// Reads a number rounding a float to `f32`, as serde_json's `deserialize_f32` with
     /// `float_roundtrip`.
     #[inline]
@@ -494,7 +508,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     numbers! {
         deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+    }
+
+    #[inline]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.visit_float(visitor)
     }
 
     #[inline]

@@ -19,7 +19,7 @@ const MINIMUM_EXPONENT: i32 = -1023;
 const ROUND_TO_EVEN: core::ops::RangeInclusive<i64> = -4..=23;
 
 /// The `f64` nearest `w × 10^q`, or `None` when the product's approximation cannot tell.
-#[inline]
+#[inline(always)]
 pub(super) fn compute_float(q: i64, w: u64) -> Option<f64> {
     if w == 0 || q < SMALLEST {
         return Some(0.0);
@@ -69,20 +69,20 @@ pub(super) fn compute_float(q: i64, w: u64) -> Option<f64> {
 }
 
 /// The `f64` of biased exponent `power2` and significand bits `mantissa`.
-#[inline]
+#[inline(always)]
 fn from_parts(mantissa: u64, power2: i32) -> f64 {
     f64::from_bits(mantissa | (u64::from(power2.cast_unsigned()) << MANTISSA_BITS))
 }
 
 /// `⌊log2(10^q)⌋ + 63`, exact over the table's range.
-#[inline]
+#[inline(always)]
 const fn power(q: i32) -> i32 {
     (q.wrapping_mul(152_170 + 65536) >> 16) + 63
 }
 
 /// The top 128 bits of `w × 5^q` as (low, high), the second multiplication made only when the
 /// first leaves the bits that decide the rounding unknown.
-#[inline]
+#[inline(always)]
 fn product_approx(q: i64, w: u64) -> (u64, u64) {
     // Enough bits for the significand, its hidden bit, the rounding bit and a leading zero.
     const MASK: u64 = u64::MAX >> (MANTISSA_BITS + 3);
