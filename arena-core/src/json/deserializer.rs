@@ -161,16 +161,21 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// Reads a number at the reading position as [`number`](Self::number) does, with the
+    /// number's reader inlined ([`number::parse_inlined`]).
+    #[inline(always)]
+    pub(super) fn number_inlined(&mut self) -> Result<Number, Refused> {
+        let (n, end) = number::parse_inlined(self.input, self.pos, self.single)?;
+        self.pos = end;
+        Ok(n)
+    }
+
     /// Reads a number after whitespace and visits it, as [`visit_number`](Self::visit_number)
-    /// with the number's reader inlined ([`number::parse_inlined`]).
+    /// with the number's reader inlined.
     #[inline]
     pub(super) fn visit_float<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
         match self.peek() {
-            Some(b'-' | b'0'..=b'9') => {
-                let (n, end) = number::parse_inlined(self.input, self.pos, self.single)?;
-                self.pos = end;
-                n.visit(visitor)
-            }
+            Some(b'-' | b'0'..=b'9') => self.number_inlined()?.visit(visitor),
             _ => Err(Refused),
         }
     }

@@ -70,7 +70,7 @@ impl<'de> Deserializer<'de> {
                 self.eat();
                 put(Value::Str(self.string_in(arena, limited)?))
             }
-            b'-' | b'0'..=b'9' => match self.number()? {
+            b'-' | b'0'..=b'9' => match self.number_inlined()? {
                 Number::U64(v) => put(Value::U64(v)),
                 Number::I64(v) => put(Value::I64(v)),
                 Number::F64(v) => put(Value::F64(v)),
