@@ -358,14 +358,28 @@ pub(crate) fn admit_str(len: usize) -> Result<(), LimitHit> {
     })
 }
 
-/// Whether [`admit_str`] can refuse or count anything in the call in force: false when it has
-/// neither a string length limit nor a byte budget. Neither changes while a reader builds
-/// values that run no seed of their own (the JSON `Value` loop), so such a reader asks once
-/// and skips the per-string thread-local access when this is false.
+/// Whether the call in force has a limit that a string, an array or a map can hit or count
+/// against, besides the depth: a byte budget, a length limit or a string length limit. None of
+/// them changes while a reader builds values that run no seed of their own (the JSON `Value`
+/// loop), so such a reader asks once, and skips [`admit_str`], [`len_allowed`] and [`charge`]
+/// when this is false.
 #[cfg(feature = "json")]
 #[inline]
-pub(crate) fn strings_limited() -> bool {
-    with(|cx| cx.max_str_len.get() != usize::MAX || cx.bytes_left.get() != usize::MAX)
+pub(crate) fn limits_in_force() -> bool {
+    with(|cx| {
+        cx.max_str_len.get() != usize::MAX
+            || cx.max_len.get() != usize::MAX
+            || cx.bytes_left.get() != usize::MAX
+    })
+}
+
+/// How many more levels of nesting the call's depth limit allows ([`DepthGuard::enter`] succeeds
+/// that many times more). Like [`limits_in_force`], asked once by a reader that runs no seed
+/// of its own, which then counts the levels it opens itself.
+#[cfg(feature = "json")]
+#[inline]
+pub(crate) fn levels_left() -> usize {
+    with(|cx| cx.max_depth.get().saturating_sub(cx.depth.get()))
 }
 
 /// Checks that a string of `len` bytes is allowed (without charging it).

@@ -360,14 +360,6 @@ impl<T> ScratchVec<T> {
     /// Appends `value`.
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), AllocError> {
-        self.push_with(|| value)
-    }
-
-    /// Appends the value `make` returns, called once there is room for it: a value made after
-    /// the room is taken is written where it goes, not kept across the call that may grow the
-    /// stack and copied.
-    #[inline(always)]
-    pub(crate) fn push_with(&mut self, make: impl FnOnce() -> T) -> Result<(), AllocError> {
         match &mut self.frame {
             Frame::Stack {
                 stack,
@@ -377,17 +369,12 @@ impl<T> ScratchVec<T> {
                 ..
             } => {
                 let stack = stack_of(*stack);
-                // Room first, then the value. No overflow: `len <= cap <= isize::MAX` and
-                // `size_of::<T>() <= isize::MAX`.
-                stack.ensure(stack.len.get() + mem::size_of::<T>())?;
-                let value = make();
                 assert_innermost(stack, *token);
-                // This frame is the innermost, so the stack ends right after its elements.
+                // This frame is the innermost, so the stack ends right after its elements. No
+                // overflow: `len <= cap <= isize::MAX` and `size_of::<T>() <= isize::MAX`.
                 let offset = stack.len.get();
                 debug_assert_eq!(offset, *start + *count * mem::size_of::<T>());
                 let end = offset + mem::size_of::<T>();
-                // Already there unless `make` grew the stack, which moves nothing of this
-                // frame's; then this only checks.
                 stack.ensure(end)?;
                 // SAFETY: `ensure` made `offset..end` usable; `offset` is a multiple of
                 // `align_of::<T>()` (`start` is, and so is the size of every element before it)
@@ -401,10 +388,25 @@ impl<T> ScratchVec<T> {
             Frame::Heap(vec) => {
                 vec.try_reserve(1)
                     .map_err(|_| AllocError::size_overflow(mem::align_of::<T>()))?;
-                vec.push(make());
+                vec.push(value);
                 Ok(())
             }
         }
+    }
+
+    /// Appends the value `make` returns, called once there is room for it: a value made after
+    /// the room is taken is written where it goes, not kept across the call that may grow the
+    /// stack and copied.
+    #[inline(always)]
+    pub(crate) fn push_with(&mut self, make: impl FnOnce() -> T) -> Result<(), AllocError> {
+        if let Frame::Stack { stack, .. } = &self.frame {
+            let stack = stack_of(*stack);
+            // Room first, then the value; `push` finds it there, unless `make` grew the stack
+            // (which moves nothing of this frame's), and then only checks. No overflow: as in
+            // `push`.
+            stack.ensure(stack.len.get() + mem::size_of::<T>())?;
+        }
+        self.push(make())
     }
 
     /// Moves the elements into one arena allocation of exactly their size, and closes the frame.
@@ -457,14 +459,132 @@ impl<T> ScratchVec<T> {
     /// the scratch stack (dangling is fine for zero-sized `T` or no elements).
     #[inline]
     pub(crate) unsafe fn move_to(&mut self, dst: *mut T) {
+        // SAFETY: the caller's promise covers the `len` elements `copy` writes to `dst`, and
+        // `move_tail_with` hands it the frame's elements, initialised and read once.
+        unsafe {
+            self.move_tail_with(0, 1, |src, lo, hi| {
+                ptr::copy_nonoverlapping(src.add(lo), dst.add(lo), hi - lo);
+            });
+        }
+    }
+
+    /// Moves the elements from index `from` on into one arena allocation of exactly their
+    /// size, in order, and keeps the first `from`: the frame serves as a stack of sequences
+    /// nested in each other, each one's elements above those of the sequences around it, and
+    /// the innermost moves out when it ends (the JSON `Value` reader's nodes).
+    ///
+    /// # Panics
+    ///
+    /// If `from` is past the elements.
+    #[cfg(feature = "json")]
+    #[inline(always)]
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+    )]
+    pub(crate) fn move_tail_into<'bump, A: BumpAllocator + ?Sized>(
+        &mut self,
+        from: usize,
+        arena: &'bump A,
+    ) -> Result<&'bump mut [T], AllocError>
+    where
+        T: 'bump,
+    {
+        let n = self
+            .len()
+            .checked_sub(from)
+            .expect("a tail of the elements");
+        let dst = arena
+            .try_alloc_uninit_slice::<T>(n)?
+            .as_mut_ptr()
+            .cast::<T>();
+        // SAFETY: `dst` is a fresh arena block of `n` elements (dangling for zero-sized `T` or
+        // none), disjoint from the stack; `move_tail_with` hands `copy` the `n` elements past
+        // `from`, initialised, each moved once.
+        unsafe {
+            self.move_tail_with(from, 1, |src, lo, hi| {
+                ptr::copy_nonoverlapping(src.add(lo), dst.add(lo), hi - lo);
+            });
+            Ok(core::slice::from_raw_parts_mut(dst, n))
+        }
+    }
+
+    /// [`move_tail_into`](Self::move_tail_into) for a tail of pairs pushed one element after
+    /// the other (a key, then its value): into one arena allocation of `(T, T)`s.
+    ///
+    /// # Panics
+    ///
+    /// If `from` is past the elements, or the tail is not whole pairs.
+    #[cfg(feature = "json")]
+    #[inline(always)]
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+    )]
+    pub(crate) fn move_pairs_into<'bump, A: BumpAllocator + ?Sized>(
+        &mut self,
+        from: usize,
+        arena: &'bump A,
+    ) -> Result<&'bump mut [(T, T)], AllocError>
+    where
+        T: 'bump,
+    {
+        let tail = self
+            .len()
+            .checked_sub(from)
+            .expect("a tail of the elements");
+        assert!(tail.is_multiple_of(2), "a tail of whole pairs");
+        let n = tail / 2;
+        let dst = arena
+            .try_alloc_uninit_slice::<(T, T)>(n)?
+            .as_mut_ptr()
+            .cast::<(T, T)>();
+        // SAFETY: `dst` is a fresh arena block of `n` pairs (dangling when it has no bytes),
+        // disjoint from the stack; `move_tail_with` hands `copy` the `2 * n` elements past
+        // `from`, initialised, and each group `i` (elements `2 * i` and `2 * i + 1`) once.
+        unsafe {
+            self.move_tail_with(from, 2, |src, lo, hi| {
+                for i in lo..hi {
+                    // Field by field: a pair made on the stack and then stored is copied
+                    // through it in pieces, and the wide loads stall on the narrow stores.
+                    let pair = dst.add(i);
+                    ptr::copy_nonoverlapping(src.add(2 * i), &raw mut (*pair).0, 1);
+                    ptr::copy_nonoverlapping(src.add(2 * i + 1), &raw mut (*pair).1, 1);
+                }
+            });
+            Ok(core::slice::from_raw_parts_mut(dst, n))
+        }
+    }
+
+    /// Moves the elements from index `from` on out of the frame with `copy`, and keeps the
+    /// first `from`. The tail is taken as groups of `group` consecutive elements (its length a
+    /// multiple of `group`): `copy(src, lo, hi)` must move groups `lo..hi`, whose elements
+    /// start at `src.add(lo * group)`, `src` being element `from`. A large tail on the stack
+    /// moves in steps from its end, giving the stack's pages back behind each
+    /// ([`move_releasing`]); `copy` may then run several times, on ranges that do not overlap
+    /// and together cover every group once.
+    ///
+    /// # Safety
+    ///
+    /// `copy` must move (read once, and not drop) exactly the elements of the groups it is
+    /// given, and write them only outside the scratch stack: the frame forgets them.
+    #[inline(always)]
+    unsafe fn move_tail_with(
+        &mut self,
+        from: usize,
+        group: usize,
+        mut copy: impl FnMut(*const T, usize, usize),
+    ) {
         match &mut self.frame {
             Frame::Heap(vec) => {
-                // SAFETY: `vec` holds `len` initialised elements, `dst` has room for them
-                // and does not overlap (the caller's promise); `set_len(0)` right after makes
-                // the copy a move.
+                let len = vec.len();
+                debug_assert!(from <= len && (len - from).is_multiple_of(group));
+                // SAFETY: elements `from..len` are initialised and `copy` moves them (the
+                // caller's promise); `set_len(from)` right after forgets them, with no panic
+                // in between.
                 unsafe {
-                    ptr::copy_nonoverlapping(vec.as_ptr(), dst, vec.len());
-                    vec.set_len(0);
+                    copy(vec.as_ptr().add(from), 0, (len - from) / group);
+                    vec.set_len(from);
                 }
             }
             Frame::Stack {
@@ -474,24 +594,30 @@ impl<T> ScratchVec<T> {
                 count,
                 ..
             } => {
-                let len = *count;
                 let stack = stack_of(*stack);
                 assert_innermost(stack, *token);
-                let src = stack.at(*start).cast::<T>();
+                debug_assert!(from <= *count && (*count - from).is_multiple_of(group));
+                let size = mem::size_of::<T>();
                 // No overflow: the frame's elements are inside the stack's buffer.
-                let bytes = len * mem::size_of::<T>();
-                if bytes < MOVE_STEP || *start + bytes <= KEEP_RESIDENT {
-                    // SAFETY: the frame's `len` elements are initialised at `start..`, aligned
-                    // (see `push`); `dst` has room for them and is disjoint from the stack
-                    // (the caller's promise). The copy moves the values: the frame is emptied
-                    // right after and never reads them.
-                    unsafe { ptr::copy_nonoverlapping(src, dst, len) };
-                    stack.len.set(*start);
+                let tail_start = *start + from * size;
+                let src = stack.at(tail_start).cast::<T>();
+                let groups = (*count - from) / group;
+                let bytes = (*count - from) * size;
+                if bytes < MOVE_STEP || tail_start + bytes <= KEEP_RESIDENT {
+                    // SAFETY: the tail's elements are initialised at `src` (see `push`), and
+                    // `copy` moves them (the caller's promise).
+                    copy(src, 0, groups);
+                    stack.len.set(tail_start);
                 } else {
-                    // SAFETY: as above, and `start` is the frame's offset on `stack`.
-                    unsafe { move_releasing(stack, *start, src, dst, len) };
+                    // SAFETY: `tail_start` is where the tail starts on `stack`, the innermost
+                    // frame's end; everything above it is free once `copy` moved it.
+                    unsafe {
+                        move_releasing(stack, tail_start, groups, group * size, |lo, hi| {
+                            copy(src, lo, hi);
+                        });
+                    }
                 }
-                *count = 0;
+                *count = from;
             }
         }
     }
@@ -554,21 +680,26 @@ impl<T> ScratchVec<T> {
     }
 }
 
-/// Moves a large frame's `len` elements from `src` (at byte `start` of `stack`) to `dst` in
-/// steps of about [`MOVE_STEP`] bytes from the end, giving the stack's pages past
-/// [`KEEP_RESIDENT`] back to the OS behind each step (with the first step, the pages written
-/// above the frame, up to `high`), so that the elements are resident about once while they
-/// move. Leaves the frame empty: the stack's length at `start`.
+/// Moves the `len` groups of `size` bytes each that a large frame holds from byte `start` of
+/// `stack` on, with `copy(lo, hi)` moving groups `lo..hi`, in steps of about [`MOVE_STEP`]
+/// bytes from the end, giving the stack's pages past [`KEEP_RESIDENT`] back to the OS behind
+/// each step (with the first step, the pages written above the frame, up to `high`), so that
+/// the elements are resident about once while they move. Leaves the stack's length at `start`.
 ///
 /// # Safety
 ///
-/// `src` must be the frame's first element at byte `start` of `stack`, the innermost frame, with
-/// `len` initialised elements; `dst` a block of `len` elements disjoint from the stack. The
-/// elements are moved: nothing reads them at `src` afterwards.
+/// Byte `start` of `stack` must be where the innermost frame's moving elements start, with
+/// nothing live past them; `copy` must move the groups it is given out of the stack, so that
+/// nothing reads them there afterwards.
 #[cold]
 #[inline(never)]
-unsafe fn move_releasing<T>(stack: &Stack, start: usize, src: *const T, dst: *mut T, len: usize) {
-    let size = mem::size_of::<T>();
+unsafe fn move_releasing(
+    stack: &Stack,
+    start: usize,
+    len: usize,
+    size: usize,
+    mut copy: impl FnMut(usize, usize),
+) {
     let step = (MOVE_STEP / size.max(1)).max(1);
     // Everything above the frame is free (the frame is the innermost), and nothing past `high`
     // is resident.
@@ -576,10 +707,8 @@ unsafe fn move_releasing<T>(stack: &Stack, start: usize, src: *const T, dst: *mu
     let mut hi = len;
     while hi > 0 {
         let lo = hi.saturating_sub(step);
-        // SAFETY: elements `lo..hi` are initialised at `src` and their slots at `dst` are inside
-        // the block, disjoint from the stack (the caller's promise).
-        unsafe { ptr::copy_nonoverlapping(src.add(lo), dst.add(lo), hi - lo) };
-        // Bytes of the stack from element `lo` up hold nothing live any more.
+        copy(lo, hi);
+        // Bytes of the stack from group `lo` up hold nothing live any more.
         let from = (start + lo * size).max(KEEP_RESIDENT);
         if from < released {
             released = stack.release_pages(from, released);
@@ -587,7 +716,7 @@ unsafe fn move_releasing<T>(stack: &Stack, start: usize, src: *const T, dst: *mu
         hi = lo;
     }
     // Every page from `released` up was given back (or never touched); the frame holds nothing
-    // any more, so closing it raises `high` no higher than its start.
+    // any more past `start`, so closing it raises `high` no higher than that.
     stack.high.set(released);
     stack.len.set(start);
 }
@@ -826,5 +955,135 @@ mod tests {
         .unwrap();
         assert_eq!(out.len(), 50);
         assert_eq!(out[49], "49");
+    }
+
+    /// One step of [`tails_move_out_as_a_stack_of_vectors_would`]'s script.
+    #[cfg(feature = "json")]
+    #[derive(Clone, Debug)]
+    enum Op {
+        Push(u64),
+        Open,
+        /// Closes the innermost level as a slice of its elements.
+        Close,
+        /// Closes it as pairs (its last element dropped from the model when it is odd, as
+        /// the reader never leaves a key without its value).
+        ClosePairs,
+    }
+
+    #[cfg(feature = "json")]
+    use proptest::prelude::*;
+
+    #[cfg(feature = "json")]
+    proptest! {
+        /// Levels nested in one frame, each pushing its elements above the last one's and
+        /// moving them out when it closes, hold what a stack of vectors holds: every tail
+        /// moved out is that level's elements in order (pairs in order), and the levels below
+        /// keep theirs.
+        #[test]
+        fn tails_move_out_as_a_stack_of_vectors_would(
+            ops in proptest::collection::vec(
+                prop_oneof![
+                    4 => any::<u64>().prop_map(Op::Push),
+                    1 => Just(Op::Open),
+                    1 => Just(Op::Close),
+                    1 => Just(Op::ClosePairs),
+                ],
+                0..200,
+            )
+        ) {
+            let bump = bumpalo::Bump::new();
+            let mut frame = ScratchVec::<[u64; 3]>::new(None).unwrap();
+            // The model: the open levels' elements, and where each level starts in the frame.
+            let mut model: Vec<Vec<u64>> = vec![Vec::new()];
+            let mut bases = vec![0];
+            for op in ops {
+                match op {
+                    Op::Push(v) => {
+                        frame.push([v, !v, v.rotate_left(7)]).unwrap();
+                        model.last_mut().unwrap().push(v);
+                    }
+                    Op::Open => {
+                        bases.push(frame.len());
+                        model.push(Vec::new());
+                    }
+                    Op::Close | Op::ClosePairs if bases.len() == 1 => {}
+                    Op::Close => {
+                        let base = bases.pop().unwrap();
+                        let want = model.pop().unwrap();
+                        let got = frame.move_tail_into(base, &bump).unwrap();
+                        let got: Vec<u64> = got.iter().map(|e| e[0]).collect();
+                        prop_assert_eq!(got, want);
+                    }
+                    Op::ClosePairs => {
+                        let base = bases.pop().unwrap();
+                        let mut want = model.pop().unwrap();
+                        if want.len() % 2 == 1 {
+                            want.pop();
+                            frame.move_tail_into(frame.len() - 1, &bump).unwrap();
+                        }
+                        let got = frame.move_pairs_into(base, &bump).unwrap();
+                        for (pair, want) in got.iter().zip(want.chunks(2)) {
+                            prop_assert_eq!(pair.0, [want[0], !want[0], want[0].rotate_left(7)]);
+                            prop_assert_eq!(pair.1, [want[1], !want[1], want[1].rotate_left(7)]);
+                        }
+                        prop_assert_eq!(got.len() * 2, want.len());
+                    }
+                }
+                prop_assert_eq!(frame.len(), model.iter().map(Vec::len).sum::<usize>());
+            }
+            let rest: Vec<u64> = frame.move_tail_into(0, &bump).unwrap().iter().map(|e| e[0]).collect();
+            prop_assert_eq!(rest, model.concat());
+        }
+    }
+
+    /// A tail past the resident part and larger than a step moves out in steps, giving the
+    /// stack's pages back behind it, as a whole large frame does; what lies below it stays.
+    /// Pairs too, and on a frame of over-aligned elements, which lives on the heap.
+    #[cfg(feature = "json")]
+    #[test]
+    fn large_tails_move_out_in_steps_and_keep_what_lies_below() {
+        let bump = bumpalo::Bump::new();
+        let below = KEEP_RESIDENT / 24;
+        // A few steps each, of elements and of pairs.
+        let tail = 3 * MOVE_STEP / 24 + 1;
+        let mut frame = ScratchVec::<[u64; 3]>::new(None).unwrap();
+        for i in 0..(below + 3 * tail) as u64 {
+            frame.push([i, !i, i % 7]).unwrap();
+        }
+        let releases = thread_page_releases();
+        let pairs = frame.move_pairs_into(below + tail, &bump).unwrap();
+        assert_eq!(pairs.len(), tail);
+        for (k, (a, b)) in pairs.iter().enumerate() {
+            let i = (below + tail + 2 * k) as u64;
+            assert_eq!((*a, *b), ([i, !i, i % 7], [i + 1, !(i + 1), (i + 1) % 7]));
+        }
+        let slice = frame.move_tail_into(below, &bump).unwrap();
+        assert_eq!(slice.len(), tail);
+        for (k, e) in slice.iter().enumerate() {
+            let i = (below + k) as u64;
+            assert_eq!(*e, [i, !i, i % 7]);
+        }
+        #[cfg(unix)]
+        assert!(thread_page_releases() > releases);
+        assert_eq!(frame.len(), below);
+        let rest = frame.finish_in(&bump).unwrap();
+        assert!(rest.iter().enumerate().all(|(i, e)| e[0] == i as u64));
+        STACK.with(|s| assert_eq!((s.len.get(), s.top.get()), (0, 0)));
+
+        #[derive(Clone, Copy, PartialEq, Debug)]
+        #[repr(align(64))]
+        struct Wide(u8);
+        let mut heap = ScratchVec::new(None).unwrap();
+        for i in 0..9 {
+            heap.push(Wide(i)).unwrap();
+        }
+        let pairs = heap.move_pairs_into(5, &bump).unwrap();
+        assert_eq!(pairs, [(Wide(5), Wide(6)), (Wide(7), Wide(8))]);
+        assert!(pairs.as_ptr().is_aligned());
+        assert_eq!(
+            heap.move_tail_into(2, &bump).unwrap(),
+            [Wide(2), Wide(3), Wide(4)]
+        );
+        assert_eq!(heap.finish_in(&bump).unwrap(), [Wide(0), Wide(1)]);
     }
 }

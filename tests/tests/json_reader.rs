@@ -231,9 +231,10 @@ proptest! {
 
     /// A `Value` reads straight from the text (`json::value`), outside the visitor path: under
     /// any limits, it is the value, or the error, that the visitor path over serde_json's
-    /// reader gives. Small limits put each check at the edge of small documents; the string
-    /// length limit and the byte budget are also tried alone, as each alone makes the reader
-    /// admit every string.
+    /// reader gives. Small limits put each check at the edge of small documents; the length
+    /// limit, the string length limit, the byte budget and the depth limit are also tried
+    /// alone, as each of the first three alone makes the reader check every string and
+    /// length, and the last alone none of them.
     #[test]
     fn a_value_reads_under_limits_as_through_serde_json(
         doc in json(),
@@ -248,10 +249,12 @@ proptest! {
             .max_depth(max_depth)
             .max_bytes(max_bytes);
         let alone = [
+            Limits::default().max_len(max_len),
             Limits::default().max_str_len(max_str_len),
             Limits::default().max_bytes(max_bytes),
+            Limits::default().max_depth(max_depth),
         ];
-        for limits in [limits, alone[0], alone[1], Limits::default()] {
+        for limits in [limits, alone[0], alone[1], alone[2], alone[3], Limits::default()] {
             arena_tests::with_each_arena!(|arena| {
                 let seed = ArenaSeed::<Value<'_>, _>::new(arena).with_limits(limits);
                 let ours = arena_core::json::from_str_seed(seed, &doc).map_err(|e| e.to_string());

@@ -8,24 +8,29 @@
 //! (`ArenaDeserialize::__deserialize_json_in`): scalars and strings are built in the loop that
 //! reads an array's elements or an object's entries, and only arrays and objects are calls.
 //!
+//! The nodes of the open arrays and objects collect in one scratch frame, each level's above
+//! those of the levels around it, as sonic-rs's DOM parser stacks its nodes: an array or object
+//! that ends moves its own into the arena at their exact size and leaves the frame as its
+//! parent left it. Opening a level is then a few register operations, not a frame of its own
+//! and a slice builder.
+//!
 //! It reads what the visitor path reads over the same reader, node for node: `null` as
 //! `Unit`, a number as serde_json's visitor call makes it (`U64`, `I64` or `F64`), a string
-//! (a key too) copied into the arena, arrays and objects staged by the same
-//! [`SliceBuilder`] and copied into the arena at their exact size. The limits are the same
-//! checks in the same places: serde_json's 128 levels (the reader's count) and the call's depth
-//! limit, one level per array and object; a string's length, charged to the byte budget (both
-//! skipped when the call has neither a string length limit nor a byte budget, which is asked
-//! once per value); an array's or object's length, and its copy charged. Whatever it refuses,
-//! a limit included, goes as every refusal of the reader does to serde_json through the visitor
-//! path, whose value or error the caller gets; so does a document nested deeper than
-//! [`DIRECT_LEVELS`].
+//! (a key too) copied into the arena, arrays and objects at their exact size. The limits give
+//! the same verdicts: serde_json's 128 levels (the reader's count) and the call's depth limit,
+//! one level per array and object (its room asked once, and the levels counted here); when the
+//! call has a byte budget or a length limit (asked once), a string's length, charged to the
+//! budget, and an array's or object's length, checked as it grows and its copy charged at its
+//! end. Whatever it refuses, a limit included, goes as every refusal of the reader does to
+//! serde_json through the visitor path, whose value or error the caller gets; so does a
+//! document nested deeper than [`DIRECT_LEVELS`].
 
 use super::deserializer::{Deserializer, Text};
 use super::number::Number;
 use super::refused::Refused;
 use crate::allocator::BumpAllocator;
-use crate::call::{self, DepthGuard};
-use crate::slice_builder::{self, SliceBuilder};
+use crate::call;
+use crate::scratch::ScratchVec;
 use crate::value::Value;
 
 /// How deep the direct path nests before it refuses, handing the document to the visitor path
@@ -35,6 +40,55 @@ use crate::value::Value;
 /// holds about 80 of its levels, fewer than serde_json's 127; documents nest a few levels, so
 /// the bound costs them nothing.
 const DIRECT_LEVELS: u8 = 32;
+
+/// What the reading of one value carries from level to level: where it builds, and the
+/// call's limits, asked once.
+struct Build<'bump, A: ?Sized> {
+    arena: &'bump A,
+    /// The elements of the open arrays and the entries of the open objects (a key, then its
+    /// value), one level's above the last's: one scratch frame for the whole value, where an
+    /// array or object that ends moves its own into the arena at their exact size, leaving
+    /// those of the levels around it.
+    nodes: ScratchVec<Value<'bump>>,
+    /// Whether the call has a byte budget or a length limit ([`call::limits_in_force`]):
+    /// strings are admitted, and lengths checked and charged, only then.
+    limited: bool,
+    /// How many arrays and objects may be open at once: [`DIRECT_LEVELS`], or fewer when the
+    /// call's depth limit says so.
+    max_open: u8,
+}
+
+impl<'bump, A: BumpAllocator + ?Sized> Build<'bump, A> {
+    /// The longest array or object of `T`s (a `Value` or an entry) that may open now: as
+    /// long as the call allows, since the budget only shrinks while the value is read, and
+    /// one longer would fail at its end anyway. So a longer one fails as soon as it is, as it
+    /// does on the visitor path, instead of staging the whole input first.
+    #[inline(always)]
+    fn len_allowed<T>(&self) -> usize {
+        if self.limited {
+            call::len_allowed(size_of::<T>())
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// Charges a finished array or object of `n` `T`s to the byte budget, as its copy into the
+    /// arena is charged on the visitor path.
+    #[inline(always)]
+    fn charge<T>(&self, n: usize) -> Result<(), Refused> {
+        if self.limited {
+            // No overflow: `n` values of `T`, or their halves, are on the scratch stack.
+            call::charge(n * size_of::<T>()).map_err(|_| Refused)?;
+        }
+        Ok(())
+    }
+
+    /// Pushes `node`, an element or half an entry of the innermost open array or object.
+    #[inline(always)]
+    fn push(&mut self, node: Value<'bump>) -> Result<(), Refused> {
+        self.nodes.push(node).map_err(|_| Refused)
+    }
+}
 
 impl<'de> Deserializer<'de> {
     /// Reads the JSON value at the reading position into `arena`.
@@ -47,11 +101,17 @@ impl<'de> Deserializer<'de> {
         &mut self,
         arena: &'bump A,
     ) -> Result<Value<'bump>, Refused> {
-        self.node(arena, call::strings_limited(), Ok)
+        let levels = u8::try_from(call::levels_left()).unwrap_or(u8::MAX);
+        let mut build = Build {
+            arena,
+            nodes: ScratchVec::new(None).map_err(|_| Refused)?,
+            limited: call::limits_in_force(),
+            max_open: DIRECT_LEVELS.min(self.levels_open().saturating_add(levels)),
+        };
+        self.node(&mut build, |_, node| Ok(node))
     }
 
     /// Reads the node at the reading position and hands it to `put`, which stores it.
-    /// `limited` is [`call::strings_limited`], asked once for the whole value.
     ///
     /// Scalars and strings are built here, where this is inlined, and each arm calls `put`
     /// with its own variant, so the node is stored where it goes, field by field. A `Value`
@@ -61,79 +121,92 @@ impl<'de> Deserializer<'de> {
     #[inline(always)]
     fn node<'bump, A: BumpAllocator + ?Sized, R>(
         &mut self,
-        arena: &'bump A,
-        limited: bool,
-        put: impl FnOnce(Value<'bump>) -> Result<R, Refused>,
+        build: &mut Build<'bump, A>,
+        put: impl FnOnce(&mut Build<'bump, A>, Value<'bump>) -> Result<R, Refused>,
     ) -> Result<R, Refused> {
         match self.peek().ok_or(Refused)? {
             b'"' => {
                 self.eat();
-                put(Value::Str(self.string_in(arena, limited)?))
+                let text = self.string_in(build)?;
+                put(build, Value::Str(text))
             }
             b'-' | b'0'..=b'9' => match self.number_inlined()? {
-                Number::U64(v) => put(Value::U64(v)),
-                Number::I64(v) => put(Value::I64(v)),
-                Number::F64(v) => put(Value::F64(v)),
+                Number::U64(v) => put(build, Value::U64(v)),
+                Number::I64(v) => put(build, Value::I64(v)),
+                Number::F64(v) => put(build, Value::F64(v)),
             },
             b'n' => {
                 self.literal(b"null")?;
-                put(Value::Unit)
+                put(build, Value::Unit)
             }
             b't' => {
                 self.literal(b"true")?;
-                put(Value::Bool(true))
+                put(build, Value::Bool(true))
             }
             b'f' => {
                 self.literal(b"false")?;
-                put(Value::Bool(false))
+                put(build, Value::Bool(false))
             }
-            b'[' => put(Value::Array(self.array_in(arena, limited)?)),
-            b'{' => put(Value::Map(self.object_in(arena, limited)?)),
+            b'[' => {
+                let items = self.array_in(build)?;
+                put(build, Value::Array(items))
+            }
+            b'{' => {
+                let entries = self.object_in(build)?;
+                put(build, Value::Map(entries))
+            }
             _ => Err(Refused),
         }
     }
 
-    /// The string whose opening quote was just consumed, admitted (when `limited`) and copied
-    /// into the arena as `ValueVisitor::visit_str` does.
+    /// The string whose opening quote was just consumed, admitted (when the call has limits)
+    /// and copied into the arena as `ValueVisitor::visit_str` does.
     #[inline(always)]
     fn string_in<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
-        arena: &'bump A,
-        limited: bool,
+        build: &Build<'bump, A>,
     ) -> Result<&'bump str, Refused> {
         let (Text::Borrowed(text) | Text::Copied(text)) = self.str()?;
-        if limited {
+        if build.limited {
             call::admit_str(text.len()).map_err(|_| Refused)?;
         }
-        arena.try_alloc_str(text).map_err(|_| Refused)
+        build.arena.try_alloc_str(text).map_err(|_| Refused)
     }
 
     /// The elements of the array at the reading position (its `[` peeked), one level deeper.
     #[inline(never)]
     fn array_in<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
-        arena: &'bump A,
-        limited: bool,
+        build: &mut Build<'bump, A>,
     ) -> Result<&'bump [Value<'bump>], Refused> {
-        self.level(b']', |de| de.elements(arena, limited))
+        self.level(
+            build,
+            b']',
+            #[inline(always)]
+            |de, build| de.elements(build),
+        )
     }
 
     /// The elements of the array whose `[` was just consumed, up to its `]` (not consumed).
     #[inline(always)]
     fn elements<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
-        arena: &'bump A,
-        limited: bool,
+        build: &mut Build<'bump, A>,
     ) -> Result<&'bump [Value<'bump>], Refused> {
-        let mut items = SliceBuilder::new(arena, None, true).map_err(|_| Refused)?;
+        let base = build.nodes.len();
+        let allowed = build.len_allowed::<Value<'bump>>();
+        let mut n = 0;
         if self.peek() != Some(b']') {
             loop {
+                n += 1;
+                if n > allowed {
+                    return Err(Refused);
+                }
                 // After a comma, a `]` is no value: a trailing comma is refused here.
                 self.node(
-                    arena,
-                    limited,
+                    build,
                     #[inline(always)]
-                    |item| items.push(item).map_err(|_| Refused),
+                    |build, node| build.push(node),
                 )?;
                 match self.peek() {
                     Some(b',') => self.eat(),
@@ -142,33 +215,40 @@ impl<'de> Deserializer<'de> {
                 }
             }
         }
-        slice_builder::finish(&mut items, arena).map(|items| &*items)
+        build.charge::<Value<'bump>>(n)?;
+        let items = build.nodes.move_tail_into(base, build.arena);
+        items.map(|items| &*items).map_err(|_| Refused)
     }
 
     /// The entries of the object at the reading position (its `{` peeked), one level deeper.
     #[inline(never)]
     fn object_in<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
-        arena: &'bump A,
-        limited: bool,
+        build: &mut Build<'bump, A>,
     ) -> Result<&'bump [(Value<'bump>, Value<'bump>)], Refused> {
-        self.level(b'}', |de| de.entries(arena, limited))
+        self.level(
+            build,
+            b'}',
+            #[inline(always)]
+            |de, build| de.entries(build),
+        )
     }
 
     /// Runs `read` on the array or object whose opening bracket is peeked, one level deeper
-    /// for serde_json's count and for the call's depth limit, then consumes its `close`.
-    /// Refuses past [`DIRECT_LEVELS`].
+    /// for serde_json's count and for the call's depth limit (counted here, against the levels
+    /// the limit had left when the value began), then consumes its `close`. Refuses past
+    /// [`DIRECT_LEVELS`].
     #[inline(always)]
-    fn level<T>(
+    fn level<'bump, A: BumpAllocator + ?Sized, T>(
         &mut self,
+        build: &mut Build<'bump, A>,
         close: u8,
-        read: impl FnOnce(&mut Self) -> Result<T, Refused>,
+        read: impl FnOnce(&mut Self, &mut Build<'bump, A>) -> Result<T, Refused>,
     ) -> Result<T, Refused> {
-        if self.levels_open() >= DIRECT_LEVELS {
+        if self.levels_open() >= build.max_open {
             return Err(Refused);
         }
-        let _level = DepthGuard::enter::<Refused>()?;
-        let inner = self.nested(read)?;
+        let inner = self.nested(|de| read(de, build))?;
         if self.peek() != Some(close) {
             return Err(Refused);
         }
@@ -180,25 +260,29 @@ impl<'de> Deserializer<'de> {
     #[inline(always)]
     fn entries<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
-        arena: &'bump A,
-        limited: bool,
+        build: &mut Build<'bump, A>,
     ) -> Result<&'bump [(Value<'bump>, Value<'bump>)], Refused> {
-        let mut entries = SliceBuilder::new(arena, None, true).map_err(|_| Refused)?;
+        let base = build.nodes.len();
+        let allowed = build.len_allowed::<(Value<'bump>, Value<'bump>)>();
+        let mut n = 0;
         if self.peek() != Some(b'}') {
             loop {
                 if self.peek() != Some(b'"') {
                     return Err(Refused);
                 }
+                n += 1;
+                if n > allowed {
+                    return Err(Refused);
+                }
                 self.eat();
-                // The key is kept as a `&str`, two words, while the value is read: a `Value`
-                // kept across the calls there is spilled, and copied into the entry in pieces.
-                let key = self.string_in(arena, limited)?;
+                // The key goes first, its value's own nodes (an array's or object's) above it.
+                let key = self.string_in(build)?;
+                build.push(Value::Str(key))?;
                 self.colon()?;
                 self.node(
-                    arena,
-                    limited,
+                    build,
                     #[inline(always)]
-                    |value| entries.push((Value::Str(key), value)).map_err(|_| Refused),
+                    |build, node| build.push(node),
                 )?;
                 match self.peek() {
                     Some(b',') => self.eat(),
@@ -207,6 +291,8 @@ impl<'de> Deserializer<'de> {
                 }
             }
         }
-        slice_builder::finish(&mut entries, arena).map(|entries| &*entries)
+        build.charge::<(Value<'bump>, Value<'bump>)>(n)?;
+        let entries = build.nodes.move_pairs_into(base, build.arena);
+        entries.map(|entries| &*entries).map_err(|_| Refused)
     }
 }
