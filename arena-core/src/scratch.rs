@@ -7,7 +7,10 @@
 //! the sequence ends, its elements are copied into the arena in one allocation of exactly
 //! `len * size_of::<T>()` bytes and the stack is popped. Nested sequences finish before the
 //! sequence holding them, so one last-in-first-out stack serves every level, and its memory is
-//! reused from one document to the next.
+//! reused from one document to the next. A frame can also hold nested sequences itself, each
+//! one's elements above those of the sequences around it, each moving its own tail into the
+//! arena when it ends (`ScratchVec::move_tail_into`): the JSON `Value` reader builds a whole
+//! document's arrays and objects in one frame so.
 //!
 //! Values left on the stack by a failed deserialization are leaked, never dropped, like every
 //! value in a bump arena.

@@ -19,9 +19,9 @@
 //! (a key too) copied into the arena, arrays and objects at their exact size. The limits give
 //! the same verdicts: serde_json's 128 levels (the reader's count) and the call's depth limit,
 //! one level per array and object (its room asked once, and the levels counted here); when the
-//! call has a byte budget or a length limit (asked once), a string's length, charged to the
-//! budget, and an array's or object's length, checked as it grows and its copy charged at its
-//! end. Whatever it refuses, a limit included, goes as every refusal of the reader does to
+//! call has a byte budget, a length limit or a string length limit (asked once), a string's
+//! length, charged to the budget, and an array's or object's length, checked as it grows and its
+//! copy charged at its end. Whatever it refuses, a limit included, goes as every refusal of the reader does to
 //! serde_json through the visitor path, whose value or error the caller gets; so does a
 //! document nested deeper than [`DIRECT_LEVELS`].
 
@@ -50,8 +50,9 @@ struct Build<'bump, A: ?Sized> {
     /// array or object that ends moves its own into the arena at their exact size, leaving
     /// those of the levels around it.
     nodes: ScratchVec<Value<'bump>>,
-    /// Whether the call has a byte budget or a length limit ([`call::limits_in_force`]):
-    /// strings are admitted, and lengths checked and charged, only then.
+    /// Whether the call has a byte budget, a length limit or a string length limit
+    /// ([`call::limits_in_force`]): strings are admitted, and lengths checked and charged,
+    /// only then.
     limited: bool,
     /// How many arrays and objects may be open at once: [`DIRECT_LEVELS`], or fewer when the
     /// call's depth limit says so.
@@ -60,9 +61,9 @@ struct Build<'bump, A: ?Sized> {
 
 impl<'bump, A: BumpAllocator + ?Sized> Build<'bump, A> {
     /// The longest array or object of `T`s (a `Value` or an entry) that may open now: as
-    /// long as the call allows, since the budget only shrinks while the value is read, and
-    /// one longer would fail at its end anyway. So a longer one fails as soon as it is, as it
-    /// does on the visitor path, instead of staging the whole input first.
+    /// long as the call allows at this point. The budget only shrinks while the value is
+    /// read, so a longer one would fail at its end anyway; it fails as soon as it grows past
+    /// this, as on the visitor path, instead of staging the rest of the input first.
     #[inline(always)]
     fn len_allowed<T>(&self) -> usize {
         if self.limited {
