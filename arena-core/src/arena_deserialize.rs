@@ -185,6 +185,24 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     ) -> Result<Self, crate::json::Refused> {
         Self::deserialize_in(arena, reader)
     }
+
+    /// [`__deserialize_json_in`](Self::__deserialize_json_in) into `slot`, as
+    /// [`__deserialize_into`](Self::__deserialize_into) is to
+    /// [`deserialize_in`](Self::deserialize_in): how a slice reads its elements from the
+    /// crate's JSON reader. A derived struct builds itself in the slot, reading its fields
+    /// with their own direct paths; the default writes what `__deserialize_json_in` returns.
+    ///
+    /// Not public API.
+    #[cfg(feature = "json")]
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __deserialize_json_into<'s>(
+        arena: &'bump A,
+        reader: &mut crate::json::Reader<'_>,
+        slot: Slot<'s, Self>,
+    ) -> Result<Filled<'s>, crate::json::Refused> {
+        Ok(slot.write(Self::__deserialize_json_in(arena, reader)?))
+    }
 }
 
 /// The seed arena-core's own impls and the derive use for the values inside a value (fields,

@@ -18,7 +18,10 @@
 //!
 //! A [`Value`](crate::Value) read by these entry points is built straight from the text, each
 //! node where it goes, with no visitor in between; it is the value the visitor path reads,
-//! under the same limits.
+//! under the same limits. So is a derived struct with named fields (see the derive's docs): it
+//! reads its object key by key, recognizing the key it expects next by comparing its name with
+//! the bytes of the input, and its fields, slices of structs and options of structs with their
+//! own direct paths.
 //!
 //! The reader's errors carry nothing: a document it refuses is read again by serde_json, whose
 //! value or error is the answer. Errors are [`serde_json::Error`] with serde_json's message,
@@ -69,6 +72,7 @@ use ::serde_json::{Deserializer, Error};
 use serde::de::DeserializeSeed;
 
 mod deserializer;
+mod direct;
 mod eisel_lemire;
 mod map_access;
 #[cfg(target_arch = "aarch64")]
@@ -85,6 +89,9 @@ mod whitespace;
 
 #[doc(hidden)]
 pub use deserializer::Deserializer as Reader;
+pub(crate) use direct::Array;
+#[doc(hidden)]
+pub use direct::{Key, Object};
 #[doc(hidden)]
 pub use refused::Refused;
 

@@ -152,8 +152,32 @@ pub mod __private {
         missing_field, missing_field_serde, next_adjacent_key, no_flat_field, replay_content,
         with_buffer,
     };
+    #[cfg(feature = "json")]
+    pub use crate::json::{
+        Key as JsonKey, Object as JsonObject, Reader as JsonReader, Refused as JsonRefused,
+    };
     pub use crate::scratch::thread_scratch_capacity;
     pub use crate::slot::{
         FieldSeed, FieldSlot, Filled, SeedIntoSlot, Slot, SlotVisitor, read_via_slot,
     };
+
+    /// The items given, where arena-core reads JSON (feature `json`), else nothing: how the
+    /// derive writes a struct's direct JSON path (`__deserialize_json_into`) without knowing
+    /// arena-core's features.
+    #[cfg(feature = "json")]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __json_direct {
+        ($($item:tt)*) => { $($item)* };
+    }
+
+    /// The items given, where arena-core reads JSON (feature `json`), else nothing.
+    #[cfg(not(feature = "json"))]
+    #[macro_export]
+    #[doc(hidden)]
+    macro_rules! __json_direct {
+        ($($item:tt)*) => {};
+    }
+
+    pub use __json_direct as json_direct;
 }

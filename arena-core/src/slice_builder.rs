@@ -44,6 +44,8 @@ use core::ptr::NonNull;
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::allocator::{AllocError, BumpAllocator};
+#[cfg(feature = "json")]
+use crate::arena_deserialize::ArenaDeserialize;
 use crate::call::{self, DepthGuard, InputClaim, PendingGuard, trust};
 use crate::limits::LimitHit;
 use crate::scratch::ScratchVec;
@@ -830,6 +832,75 @@ where
         SliceBuilder::new(arena, map.size_hint(), direct).map_err(BuildError::into_de)?;
     entries.extend_from_map(&mut map, key, value)?;
     Ok(entries)
+}
+
+/// Reads a `&[T]` from the crate's JSON reader: an array straight into a builder, each element
+/// with `T`'s own direct path ([`ArenaDeserialize::__deserialize_json_into`]), by the steps
+/// [`read_slice`] takes through the reader's serde path (the reader's level, then the call's,
+/// then the builder); anything else, and the slices that are not sequences (bytes, a map),
+/// through `T`'s slice hook.
+#[cfg(feature = "json")]
+#[inline]
+#[expect(
+    clippy::mut_from_ref,
+    reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+)]
+pub(crate) fn read_json_slice<'bump, T, A>(
+    arena: &'bump A,
+    reader: &mut crate::json::Reader<'_>,
+) -> Result<&'bump mut [T], crate::json::Refused>
+where
+    T: ArenaDeserialize<'bump, A> + 'bump,
+    A: BumpAllocator + ?Sized,
+{
+    use crate::json::{Array, Refused};
+
+    if !T::__SLICE_IS_SEQ {
+        return T::__deserialize_slice(arena, reader);
+    }
+    let Some(mut array) = Array::open(&mut *reader)? else {
+        return T::__deserialize_slice(arena, reader);
+    };
+    let slice = {
+        let _level = DepthGuard::enter::<Refused>()?;
+        let mut items = SliceBuilder::new(arena, None, true).map_err(BuildError::into_de)?;
+        // SAFETY: `JsonElements::next` returns `Ok(true)` only when `__deserialize_json_into`
+        // returned `Ok`, which it does only with the `Filled` of the slot it was given.
+        unsafe {
+            items.fill(JsonElements {
+                array: &mut array,
+                arena,
+                marker: PhantomData::<fn() -> T>,
+            })?;
+        }
+        finish(&mut items, arena)?
+    };
+    array.close()?;
+    Ok(slice)
+}
+
+/// The elements of a JSON array, each read with its type's direct path.
+#[cfg(feature = "json")]
+struct JsonElements<'r, 'a, 'de, 'bump, T, A: ?Sized> {
+    array: &'r mut crate::json::Array<'a, 'de>,
+    arena: &'bump A,
+    marker: PhantomData<fn() -> T>,
+}
+
+#[cfg(feature = "json")]
+impl<'bump, T, A> Next<T, crate::json::Refused> for JsonElements<'_, '_, '_, 'bump, T, A>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    #[inline(always)]
+    fn next(&mut self, slot: &mut MaybeUninit<T>) -> Result<bool, crate::json::Refused> {
+        if !self.array.next()? {
+            return Ok(false);
+        }
+        T::__deserialize_json_into(self.arena, self.array.reader(), Slot::new(slot))?;
+        Ok(true)
+    }
 }
 
 /// The finished slice of `items`, in the arena at its exact size, or the format's error.

@@ -13,6 +13,7 @@ mod enum_variant;
 mod field_check;
 mod flatten;
 mod identifier;
+mod json;
 mod no_drop;
 mod struct_;
 mod tuple;
@@ -54,6 +55,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         )
     });
     let flat_fields = flat_fields(&cont);
+    let json = json::direct(&params, &cont);
     let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
     let field_checks = field_check::checks(&params, &cont);
 
@@ -124,6 +126,8 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
                 #content
 
                 #flat_fields
+
+                #json
             }
         };
     })
@@ -566,6 +570,37 @@ fn default_value(field: &Field, cattrs: &attr::Container) -> Option<TokenStream>
             Some(quote!(__default.#member))
         }
     })
+}
+
+/// `let var = ...;`: the field's value from `value` (an `Option` of it), or `missing` when the
+/// input lacked it.
+fn read_or_missing(var: &syn::Ident, value: &TokenStream, missing: &TokenStream) -> TokenStream {
+    quote! {
+        let #var = match #value {
+            ::core::option::Option::Some(#var) => #var,
+            ::core::option::Option::None => #missing,
+        };
+    }
+}
+
+/// The members of a struct with named `fields` (`member: value`): a deserialized field from
+/// its variable (`__field{i}`), a skipped one from its default.
+fn members(fields: &[Field], cattrs: &attr::Container) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, field)| {
+            let member = &field.member;
+            if field.attrs.skip_deserializing {
+                let value = default_value(field, cattrs)
+                    .unwrap_or_else(|| quote!(::core::default::Default::default()));
+                quote!(#member: #value)
+            } else {
+                let var = field_i(i);
+                quote!(#member: #var)
+            }
+        })
+        .collect()
 }
 
 /// `let __default = ...;` when the container has a default.

@@ -169,6 +169,11 @@ impl Format {
     {
         let seed = self.arena_seed::<T, A>(arena);
         match self {
+            // The arena reads through `arena_core::json`'s entry point, as
+            // `arena_core::json::from_slice` does: the crate's reader (a derived struct through
+            // its direct path), and serde_json where that reader refuses the input, which gives
+            // the error.
+            Format::Json => arena_core::json::from_slice_seed(seed, bytes).map_err(text),
             // The arena reads through `arena_core::msgpack`'s reader, as
             // `arena_core::msgpack::from_slice` does; serde's baseline (`decode_owned`) through
             // rmp-serde's: every comparison of the two is also one of the two readers.

@@ -74,6 +74,230 @@ enum Shape<'bump> {
     Named { id: u64, label: Option<&'bump str> },
 }
 
+/// A struct read through the derive's direct JSON path with what changes its keys: an alias, a
+/// name JSON escapes (a quote), a default, a skipped field, a struct field, a slice of structs.
+#[derive(arena_core::ArenaDeserialize, Debug, PartialEq)]
+struct Record<'bump> {
+    #[serde(alias = "ident")]
+    id: u32,
+    #[serde(rename = "la\"bel")]
+    label: Option<&'bump str>,
+    #[serde(default)]
+    count: u8,
+    #[serde(skip)]
+    skipped: u16,
+    /// A name of more than the 8 bytes of one word, which `position_y` shares.
+    #[serde(default)]
+    position_x: Option<i16>,
+    point: Option<Point<'bump>>,
+    points: &'bump [Point<'bump>],
+}
+
+/// A struct that refuses unknown keys, with a name longer than the 16 bytes the expected key
+/// is compared in, and a field whose name is another's alias.
+#[derive(arena_core::ArenaDeserialize, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Strict {
+    #[serde(alias = "b")]
+    a: bool,
+    #[serde(default)]
+    b: i8,
+    #[serde(default, rename = "a_name_of_twenty_bytes")]
+    long: Option<u8>,
+}
+
+/// Reads each listed arena type from `bytes` with the reader's direct path alone (the hidden
+/// `ArenaDeserialize::__deserialize_json_in`, with no serde_json to fall back on) and through
+/// an [`ArenaSeed`] on serde_json's reader: the same value, or an error in both. A direct path
+/// that refused a document serde_json reads would cost a second read, which the entry points'
+/// answer hides.
+macro_rules! direct_reads_alike {
+    ($bytes:expr; $($ty:ty),* $(,)?) => {{
+        let bytes: &[u8] = $bytes;
+        $(
+            arena_tests::with_each_arena!(|arena| {
+                let mut reader = arena_core::json::Reader::from_slice(bytes);
+                let ours: Option<$ty> =
+                    <$ty as arena_core::ArenaDeserialize<'_, _>>::__deserialize_json_in(arena, &mut reader)
+                        .and_then(|v| reader.end().map(|()| v))
+                        .ok();
+                let mut de = serde_json::Deserializer::from_slice(bytes);
+                let theirs: Option<$ty> = ArenaSeed::new(arena)
+                    .deserialize(&mut de)
+                    .and_then(|v| de.end().map(|()| v))
+                    .ok();
+                assert_eq!(ours, theirs, "{} from {:?}", stringify!($ty), String::from_utf8_lossy(bytes));
+            });
+        )*
+    }};
+}
+
+/// Reads `bytes` as the structs of the direct path, and slices of them, with the direct path
+/// alone, through `arena_core::json::from_slice` and through serde_json: the same value, or an
+/// error (the same error through the entry point).
+fn direct_structs_read_alike(bytes: &[u8]) {
+    direct_reads_alike!(bytes;
+        Point<'_>, Record<'_>, Strict, &[Point<'_>], &[Record<'_>], &[Strict],
+        Option<Record<'_>>, &[&[Point<'_>]],
+    );
+    arena_reads_alike!(bytes;
+        Point<'_>, Record<'_>, Strict, &[Point<'_>], &[Record<'_>], &[Strict],
+        Option<Record<'_>>, &[&[Point<'_>]],
+    );
+}
+
+/// A key of the structs of the direct path, or close to one: each name, alias and escaped
+/// spelling, a prefix, an extension, a case change, and keys of no field.
+fn direct_key() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "\"id\"",
+        "\"ident\"",
+        "\"i\\u0064\"",
+        "\"la\\\"bel\"",
+        "\"la\\u0022bel\"",
+        "\"label\"",
+        "\"count\"",
+        "\"skipped\"",
+        "\"point\"",
+        "\"points\"",
+        "\"name\"",
+        "\"nam\"",
+        "\"names\"",
+        "\"Name\"",
+        "\"x\"",
+        "\"y\"",
+        "\"tags\"",
+        "\"next\"",
+        "\"a\"",
+        "\"b\"",
+        "\"long\"",
+        "\"a_name_of_twenty_bytes\"",
+        "\"a_name_of_twenty_byte\"",
+        "\"\"",
+        "\"\\u0078\"",
+        "\"position_x\"",
+        "\"position_y\"",
+    ])
+    .prop_map(str::to_owned)
+}
+
+/// A value for an extra entry: of the right kind for some field, or any JSON.
+fn extra_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        2 => "[0-9]{1,3}",
+        1 => Just("-1".to_owned()),
+        1 => Just("null".to_owned()),
+        1 => Just("true".to_owned()),
+        2 => string(),
+        1 => Just("[]".to_owned()),
+        1 => json(),
+    ]
+}
+
+/// An object of `fields` (each key as JSON writes it, spelled one of the given ways, and a
+/// value of the field's type), each left out one time in ten, and up to three entries of the
+/// direct path's keys, in any order: mostly objects the structs read, and some they refuse (a
+/// field missing, repeated, unknown or of the wrong type).
+fn object_of(fields: Vec<(Vec<&'static str>, BoxedStrategy<String>)>) -> BoxedStrategy<String> {
+    let fields: Vec<_> = fields
+        .into_iter()
+        .map(|(spellings, value)| {
+            (
+                prop::bool::weighted(0.9),
+                prop::sample::select(spellings),
+                value,
+            )
+                .prop_map(|(keep, key, value)| keep.then(|| format!("{key}: {value}")))
+        })
+        .collect();
+    (
+        fields,
+        prop::collection::vec((direct_key(), ws(), extra_value()), 0..4),
+    )
+        .prop_map(|(fields, extra)| {
+            let mut entries: Vec<String> = fields.into_iter().flatten().collect();
+            entries.extend(extra.into_iter().map(|(k, ws, v)| format!("{k}{ws}:{v}")));
+            entries
+        })
+        .prop_shuffle()
+        .prop_map(|entries| format!("{{{}}}", entries.join(",")))
+        .boxed()
+}
+
+/// A `Point` object, as [`object_of`] writes one.
+fn point_object() -> BoxedStrategy<String> {
+    object_of(vec![
+        (vec!["\"name\"", "\"n\\u0061me\""], string().boxed()),
+        (vec!["\"x\""], "-?[0-9]{1,5}".boxed()),
+        (vec!["\"y\""], "-?[0-9]{1,3}(\\.[0-9]{1,2})?".boxed()),
+        (
+            vec!["\"tags\""],
+            prop::collection::vec(string(), 0..3)
+                .prop_map(|s| format!("[{}]", s.join(",")))
+                .boxed(),
+        ),
+        (
+            vec!["\"next\""],
+            prop_oneof![Just("null".to_owned()), "[0-9]{1,4}".boxed()].boxed(),
+        ),
+    ])
+}
+
+/// An array of up to three of `object`.
+fn array_of(object: BoxedStrategy<String>) -> BoxedStrategy<String> {
+    prop::collection::vec(object, 0..3)
+        .prop_map(|o| format!("[{}]", o.join(", ")))
+        .boxed()
+}
+
+/// A `Record` object, as [`object_of`] writes one.
+fn record_object() -> BoxedStrategy<String> {
+    object_of(vec![
+        (
+            vec!["\"id\"", "\"ident\"", "\"i\\u0064\""],
+            "[0-9]{1,5}".boxed(),
+        ),
+        (
+            vec!["\"la\\\"bel\"", "\"la\\u0022bel\""],
+            prop_oneof![Just("null".to_owned()), string()].boxed(),
+        ),
+        (vec!["\"count\""], "[0-9]{1,3}".boxed()),
+        (vec!["\"position_x\""], "[0-9]{1,3}".boxed()),
+        (
+            vec!["\"point\""],
+            prop_oneof![Just("null".to_owned()), point_object()].boxed(),
+        ),
+        (vec!["\"points\""], array_of(point_object())),
+    ])
+}
+
+/// A `Strict` object, as [`object_of`] writes one.
+fn strict_object() -> BoxedStrategy<String> {
+    object_of(vec![
+        (
+            vec!["\"a\"", "\"b\""],
+            prop_oneof![Just("true".to_owned()), Just("false".to_owned())].boxed(),
+        ),
+        (vec!["\"b\""], "-?[0-9]{1,3}".boxed()),
+        (vec!["\"a_name_of_twenty_bytes\""], "[0-9]{1,3}".boxed()),
+    ])
+}
+
+/// A document for the direct path: an object of one of its structs or an array of them,
+/// sometimes spoiled as [`spoiled`] spoils.
+fn direct_document() -> impl Strategy<Value = Vec<u8>> {
+    let doc = prop_oneof![
+        point_object(),
+        record_object(),
+        strict_object(),
+        array_of(point_object()),
+        array_of(record_object()),
+        array_of(strict_object()),
+    ];
+    (doc, any::<prop::sample::Index>(), 0..12u8, any::<u8>())
+        .prop_map(|(doc, at, how, byte)| spoil(doc.into_bytes(), at, how, byte))
+}
+
 fn arena_types_read_alike(bytes: &[u8]) {
     arena_reads_alike!(bytes;
         Value<'_>, Point<'_>, Shape<'_>, &[Shape<'_>], Option<Option<u8>>, Option<()>, (),
@@ -173,20 +397,25 @@ fn spoiled() -> impl Strategy<Value = Vec<u8>> {
         any::<u8>(),
     )
         .prop_map(|(doc, after, at, how, byte)| {
-            let mut bytes = format!("{doc}{after}").into_bytes();
-            let i = at.index(bytes.len() + 1);
-            match how {
-                0 => bytes.truncate(i),
-                1 if i < bytes.len() => bytes[i] = byte,
-                2 if i < bytes.len() => {
-                    bytes.remove(i);
-                }
-                3 => bytes.insert(i, b','),
-                4 => bytes.insert(i, b"[]{}\":,.-+e0 \\"[usize::from(byte) % 14]),
-                _ => {}
-            }
-            bytes
+            spoil(format!("{doc}{after}").into_bytes(), at, how, byte)
         })
+}
+
+/// `bytes` spoiled at `at` as `how` says: cut short, a byte changed to `byte` or dropped, a
+/// comma or a JSON token byte added; left as they are for `how` of 5 and more.
+fn spoil(mut bytes: Vec<u8>, at: prop::sample::Index, how: u8, byte: u8) -> Vec<u8> {
+    let i = at.index(bytes.len() + 1);
+    match how {
+        0 => bytes.truncate(i),
+        1 if i < bytes.len() => bytes[i] = byte,
+        2 if i < bytes.len() => {
+            bytes.remove(i);
+        }
+        3 => bytes.insert(i, b','),
+        4 => bytes.insert(i, b"[]{}\":,.-+e0 \\"[usize::from(byte) % 14]),
+        _ => {}
+    }
+    bytes
 }
 
 proptest! {
@@ -229,6 +458,43 @@ proptest! {
         arena_types_read_alike(&bytes);
     }
 
+    /// Derived structs read through their direct path (keys compared as bytes, in the order of
+    /// the fields first) what they read through serde_json, whatever the keys' order, spelling,
+    /// repetition or absence, and refuse what it refuses, with its error.
+    #[test]
+    fn derived_structs_read_their_objects_as_through_serde_json(bytes in direct_document()) {
+        direct_structs_read_alike(&bytes);
+    }
+
+    /// Under limits, the direct path's structs and slices read what the serde path over
+    /// serde_json reads, or fail as it fails, with its error.
+    #[test]
+    fn derived_structs_read_under_limits_as_through_serde_json(
+        bytes in direct_document(),
+        max_len in 0..4usize,
+        max_str_len in 0..8usize,
+        max_depth in 1..6usize,
+        max_bytes in 0..600usize,
+    ) {
+        let limits = Limits::default()
+            .max_len(max_len)
+            .max_str_len(max_str_len)
+            .max_depth(max_depth)
+            .max_bytes(max_bytes);
+        for limits in [limits, Limits::default().max_depth(max_depth)] {
+            arena_tests::with_each_arena!(|arena| {
+                let seed = ArenaSeed::<&[Record<'_>], _>::new(arena).with_limits(limits);
+                let ours = arena_core::json::from_slice_seed(seed, &bytes).map_err(|e| e.to_string());
+                let mut de = serde_json::Deserializer::from_slice(&bytes);
+                let theirs = seed
+                    .deserialize(&mut de)
+                    .and_then(|v| de.end().map(|()| v))
+                    .map_err(|e| e.to_string());
+                prop_assert_eq!(ours, theirs, "{:?} under {:?}", String::from_utf8_lossy(&bytes), limits);
+            });
+        }
+    }
+
     /// A `Value` reads straight from the text (`json::value`), outside the visitor path: under
     /// any limits, it is the value, or the error, that the visitor path over serde_json's
     /// reader gives. Small limits put each check at the edge of small documents; the length
@@ -266,6 +532,29 @@ proptest! {
                 prop_assert_eq!(ours, theirs, "{:?} under {:?}", doc, limits);
             });
         }
+    }
+}
+
+/// The direct path's edge cases, written out: a key sharing a long name's first word, a key
+/// an alias of an earlier field takes, a trailing comma among structs, a `null` option of a
+/// struct, a struct written as an array, and escaped keys.
+#[test]
+fn derived_structs_read_the_edges_of_their_objects_as_through_serde_json() {
+    let point = r#"{"name": "p", "x": 1, "y": 2.5, "tags": ["t"], "next": null}"#;
+    for doc in [
+        r#"{"id": 1, "count": 2, "position_y": 3, "points": []}"#.to_owned(),
+        r#"{"id": 1, "count": 2, "position_x": 3, "points": []}"#.to_owned(),
+        r#"{"a": true, "b": 2}"#.to_owned(),
+        r#"{"b": true, "a": false}"#.to_owned(),
+        format!("[{point},]"),
+        format!("[{point}, {point}]"),
+        format!(r#"{{"id": 1, "point": null, "points": [{point}]}}"#),
+        format!(r#"{{"id": 1, "point": {point}, "points": [{point},]}}"#),
+        r#"{"id": 1, "point": ["p", 1, 2.5, [], 7], "points": []}"#.to_owned(),
+        r#"{"id": 1, "la"bel": "l", "points": []}"#.to_owned(),
+        r#"{"id": 1, "la"bel": null, "points": [], "id": 2}"#.to_owned(),
+    ] {
+        direct_structs_read_alike(doc.as_bytes());
     }
 }
 

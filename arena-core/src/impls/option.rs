@@ -63,6 +63,21 @@ where
         })
     }
 
+    /// `None` for a `null`, else `Some` of `T` read through its own direct path, as the
+    /// reader's `deserialize_option` reads it.
+    #[cfg(feature = "json")]
+    #[inline]
+    fn __deserialize_json_in(
+        arena: &'bump A,
+        reader: &mut crate::json::Reader<'_>,
+    ) -> Result<Self, crate::json::Refused> {
+        if reader.null()? {
+            Ok(None)
+        } else {
+            T::__deserialize_json_in(arena, reader).map(Some)
+        }
+    }
+
     /// serde's buffer: a none or a unit is `None`, anything else `Some` of it.
     #[inline]
     fn __deserialize_content_in<'de, D: Deserializer<'de>>(

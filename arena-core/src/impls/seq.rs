@@ -28,6 +28,14 @@ where
     ) -> Result<Self, D::Error> {
         deserialize_content_slice(arena, deserializer).map(|slice| &*slice)
     }
+    #[cfg(feature = "json")]
+    #[inline]
+    fn __deserialize_json_in(
+        arena: &'bump A,
+        reader: &mut crate::json::Reader<'_>,
+    ) -> Result<Self, crate::json::Refused> {
+        crate::slice_builder::read_json_slice(arena, reader).map(|slice| &*slice)
+    }
 }
 
 impl<'bump, T, A> ArenaDeserialize<'bump, A> for &'bump mut [T]
@@ -49,6 +57,14 @@ where
         deserializer: D,
     ) -> Result<Self, D::Error> {
         deserialize_content_slice(arena, deserializer)
+    }
+    #[cfg(feature = "json")]
+    #[inline]
+    fn __deserialize_json_in(
+        arena: &'bump A,
+        reader: &mut crate::json::Reader<'_>,
+    ) -> Result<Self, crate::json::Refused> {
+        crate::slice_builder::read_json_slice(arena, reader)
     }
 }
 

@@ -309,7 +309,7 @@ impl<'de> Deserializer<'de> {
 
     /// Skips one value, as serde_json's `ignore_value`: without a nesting limit, and without
     /// recursion, the open arrays and objects kept in `self.scratch`.
-    fn skip_value(&mut self) -> Result<(), Refused> {
+    pub(super) fn skip_value(&mut self) -> Result<(), Refused> {
         let mut open = core::mem::take(&mut self.scratch);
         open.clear();
         let skipped = self.skip_value_in(&mut open);
@@ -385,6 +385,69 @@ impl<'de> Deserializer<'de> {
         self.ident(&word[1..])
     }
 
+    /// Consumes a `null` at the reading position, `Ok(true)`, or, where another value is,
+    /// `Ok(false)`: an option's none, as serde_json's `deserialize_option` reads it.
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`] where an `n` starts no `null`.
+    #[inline(always)]
+    pub(crate) fn null(&mut self) -> Result<bool, Refused> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Moves to an object's next entry, as serde_json's `MapAccess` does: `Ok(true)` with its
+    /// key's `"` peeked (after a comma unless it is the `first`, which it then clears),
+    /// `Ok(false)` at the object's `}`, not consumed.
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`] where neither a key nor the end follows.
+    #[inline(always)]
+    pub(super) fn next_entry(&mut self, first: &mut bool) -> Result<bool, Refused> {
+        match self.peek() {
+            Some(b'}') => return Ok(false),
+            Some(b'"') if *first => *first = false,
+            Some(b',') if !*first => {
+                self.eat();
+                if self.peek() != Some(b'"') {
+                    return Err(Refused);
+                }
+            }
+            _ => return Err(Refused),
+        }
+        Ok(true)
+    }
+
+    /// Moves to an array's next element, as serde_json's `SeqAccess` does: `Ok(true)` at it
+    /// (after a comma unless it is the `first`, which it then clears), `Ok(false)` at the
+    /// array's `]`, not consumed.
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`] where neither an element nor the end follows, and at a trailing comma.
+    #[inline(always)]
+    pub(super) fn next_element(&mut self, first: &mut bool) -> Result<bool, Refused> {
+        match self.peek() {
+            Some(b']') => return Ok(false),
+            Some(_) if *first => *first = false,
+            Some(b',') => {
+                self.eat();
+                // A comma before the `]` is refused, as serde_json refuses a trailing comma.
+                if matches!(self.peek(), Some(b']') | None) {
+                    return Err(Refused);
+                }
+            }
+            _ => return Err(Refused),
+        }
+        Ok(true)
+    }
+
     /// How many arrays and objects are open around the reading position.
     #[inline(always)]
     pub(super) const fn levels_open(&self) -> u8 {
@@ -397,14 +460,48 @@ impl<'de> Deserializer<'de> {
         &mut self,
         read: impl FnOnce(&mut Self) -> Result<T, Refused>,
     ) -> Result<T, Refused> {
+        self.open_level()?;
+        let value = read(self);
+        self.depth += 1;
+        value
+    }
+
+    /// Consumes the `[` or `{` at the reading position (peeked) one level deeper, refusing
+    /// past serde_json's 128 levels; [`close_level`](Self::close_level) leaves the level.
+    #[inline(always)]
+    pub(super) fn open_level(&mut self) -> Result<(), Refused> {
         self.depth -= 1;
         if self.depth == 0 {
             return Err(Refused);
         }
         self.eat();
-        let value = read(self);
+        Ok(())
+    }
+
+    /// Leaves the level [`open_level`](Self::open_level) entered.
+    #[inline(always)]
+    pub(super) const fn close_level(&mut self) {
         self.depth += 1;
-        value
+    }
+
+    /// The whole input.
+    #[inline(always)]
+    pub(super) const fn input(&self) -> &'de [u8] {
+        self.input
+    }
+
+    /// The reading position.
+    #[inline(always)]
+    pub(super) const fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves the reading position to `pos`, at most the input's length, past bytes a caller
+    /// has read.
+    #[inline(always)]
+    pub(super) const fn set_pos(&mut self, pos: usize) {
+        debug_assert!(pos <= self.input.len());
+        self.pos = pos;
     }
 
     /// Visits the array at the reading position (its `[` peeked) and checks its end.
@@ -576,8 +673,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
-        if self.peek() == Some(b'n') {
-            self.literal(b"null")?;
+        if self.null()? {
             visitor.visit_none()
         } else {
             visitor.visit_some(self)

@@ -30,16 +30,8 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Refused> {
-        match self.de.peek() {
-            Some(b'}') => return Ok(None),
-            Some(b'"') if self.first => self.first = false,
-            Some(b',') if !self.first => {
-                self.de.eat();
-                if self.de.peek() != Some(b'"') {
-                    return Err(Refused);
-                }
-            }
-            _ => return Err(Refused),
+        if !self.de.next_entry(&mut self.first)? {
+            return Ok(None);
         }
         seed.deserialize(self.de.key()).map(Some)
     }

@@ -29,17 +29,8 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Refused> {
-        match self.de.peek() {
-            Some(b']') => return Ok(None),
-            Some(_) if self.first => self.first = false,
-            Some(b',') => {
-                self.de.eat();
-                // A comma before the `]` is refused, as serde_json refuses a trailing comma.
-                if matches!(self.de.peek(), Some(b']') | None) {
-                    return Err(Refused);
-                }
-            }
-            _ => return Err(Refused),
+        if !self.de.next_element(&mut self.first)? {
+            return Ok(None);
         }
         seed.deserialize(&mut *self.de).map(Some)
     }

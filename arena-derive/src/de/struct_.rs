@@ -239,28 +239,12 @@ fn visit_map_body(
         } else {
             quote!(#var)
         };
-        quote! {
-            let #var = match #value {
-                ::core::option::Option::Some(#var) => #var,
-                ::core::option::Option::None => #missing,
-            };
-        }
+        super::read_or_missing(&var, &value, &missing)
     });
-    let members = fields.iter().enumerate().map(|(i, field)| {
-        let member = &field.member;
-        if field.attrs.skip_deserializing {
-            let value = super::default_value(field, cattrs)
-                .unwrap_or_else(|| quote!(::core::default::Default::default()));
-            quote!(#member: #value)
-        } else {
-            let var = field_i(i);
-            quote!(#member: #var)
-        }
-    });
+    let members = super::members(fields, cattrs);
     let let_default = let_default(cattrs, &params.this_ty);
     let let_values: Vec<TokenStream> = let_values.collect();
     let extract: Vec<TokenStream> = extract.collect();
-    let members: Vec<TokenStream> = members.collect();
     let (let_collect, extract_flattened) = if flatten {
         (
             Some(flatten::let_collect(params)),

@@ -1,0 +1,196 @@
+//! The direct JSON path of a struct with named fields: `__deserialize_json_into`, through which
+//! `arena_core::json::from_slice` reads the struct's object key by key with no serde visitor in
+//! between (see `arena_core::json::Object`).
+//!
+//! The field expected next (the one after the field just read: a serializer writes them in
+//! order) is recognized by comparing its name, closing quote included, with the bytes after
+//! the key's opening quote, in two masked words (`arena_core::json::Key`). Any other key is
+//! read whole and matched as the field visitor matches it, the first field a name belongs to
+//! taking it. The path is written only for structs whose fields all read through
+//! `ArenaDeserialize`, and it refuses (`Refused`) every input it does not read as the serde
+//! path reads it: a duplicate field, an unknown field under `deny_unknown_fields`, a missing
+//! field without a default. The entry point then reads the input through serde_json and the
+//! serde path, which gives the value or serde's error. Any other value than an object (a
+//! struct also reads from an array) goes to the serde path over the same reader.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::{builds_in_slot, default_value, field_i, let_default, members, read_or_missing};
+use crate::ast::{Container, Data, Field, Read, Style, deserialized_fields};
+use crate::bound::Params;
+
+/// `__deserialize_json_in` and `__deserialize_json_into` for a struct built in a slot whose
+/// fields all read through `ArenaDeserialize`, inside `json_direct!` (nothing where
+/// arena-core reads no JSON); `None` for every other type, which keeps the trait's defaults.
+pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
+    if !builds_in_slot(cont) {
+        return None;
+    }
+    let Data::Struct(Style::Struct, fields) = &cont.data else {
+        return None;
+    };
+    let own: Vec<(usize, &Field)> = deserialized_fields(fields).collect();
+    if own
+        .iter()
+        .any(|(_, field)| !matches!(field.read(), Read::Arena))
+    {
+        return None;
+    }
+    let cattrs = &cont.attrs;
+    let Params {
+        krate, bump, arena, ..
+    } = params;
+    let refused = quote!(#krate::__private::JsonRefused);
+
+    let let_values = own.iter().map(|&(i, field)| {
+        let var = field_i(i);
+        let ty = field.ty;
+        quote!(let mut #var: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    });
+
+    // Every name of every field (its own first, then its aliases), in the order of the
+    // fields: the first field a name belongs to takes it, as in the field visitor's `match`.
+    let names: Vec<(usize, &str)> = own
+        .iter()
+        .enumerate()
+        .flat_map(|(n, &(_, field))| {
+            let own_name = field.attrs.name.value.as_str();
+            core::iter::once((n, own_name)).chain(
+                field
+                    .attrs
+                    .aliases
+                    .iter()
+                    .filter(move |alias| alias.as_str() != own_name)
+                    .map(move |alias| (n, alias.as_str())),
+            )
+        })
+        .collect();
+    // Each field's own name, as the expected key; none where the name, or an alias of an
+    // earlier field, is taken by an earlier field, which the name then means.
+    let expected = own.iter().enumerate().map(|(n, &(_, field))| {
+        let name = field.attrs.name.value.as_str();
+        let first_owner = names
+            .iter()
+            .find(|&&(_, taken)| taken == name)
+            .map(|&(m, _)| m);
+        if is_written_as_itself(name) && first_owner == Some(n) {
+            let quoted = Literal::byte_string(format!("{name}\"").as_bytes());
+            quote!(#krate::__private::JsonKey::new(#quoted))
+        } else {
+            quote!(#krate::__private::JsonKey::NONE)
+        }
+    });
+    let count = own.len();
+    let whole = names.iter().map(|&(n, name)| {
+        let name = Literal::byte_string(name.as_bytes());
+        quote!(#name => #n,)
+    });
+
+    let arms = own.iter().enumerate().map(|(n, &(i, field))| {
+        let var = field_i(i);
+        let ty = field.ty;
+        quote! {
+            #n => {
+                if ::core::option::Option::is_some(&#var) {
+                    return ::core::result::Result::Err(#refused);
+                }
+                #var = ::core::option::Option::Some(
+                    <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_json_in(
+                        __arena,
+                        #krate::__private::JsonObject::value(&mut __object)?,
+                    )?,
+                );
+                __expected = #n + 1;
+            }
+        }
+    });
+    let unknown = if cattrs.deny_unknown_fields {
+        quote!(return ::core::result::Result::Err(#refused);)
+    } else {
+        quote!(#krate::__private::JsonObject::skip_value(&mut __object)?;)
+    };
+
+    let extract = own.iter().map(|&(i, field)| {
+        let var = field_i(i);
+        let ty = field.ty;
+        let name = &field.attrs.name;
+        let missing = default_value(field, cattrs).unwrap_or_else(|| {
+            quote! {
+                #krate::__private::missing_field::<#ty, #arena, #refused>(__arena, #name)?
+            }
+        });
+        read_or_missing(&var, &quote!(#var), &missing)
+    });
+    let members = members(fields, cattrs);
+    let let_default = let_default(cattrs, &params.this_ty);
+
+    Some(quote! {
+        #krate::__private::json_direct! {
+            #[inline]
+            fn __deserialize_json_in(
+                __arena: &#bump #arena,
+                __reader: &mut #krate::__private::JsonReader<'_>,
+            ) -> ::core::result::Result<Self, #refused> {
+                #krate::__private::read_via_slot(|__slot| {
+                    <Self as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_json_into(
+                        __arena,
+                        __reader,
+                        __slot,
+                    )
+                })
+            }
+
+            #[allow(unreachable_patterns)]
+            fn __deserialize_json_into<'__s>(
+                __arena: &#bump #arena,
+                __reader: &mut #krate::__private::JsonReader<'_>,
+                __slot: #krate::__private::Slot<'__s, Self>,
+            ) -> ::core::result::Result<#krate::__private::Filled<'__s>, #refused> {
+                let ::core::option::Option::Some(mut __object) =
+                    #krate::__private::JsonObject::open(&mut *__reader)?
+                else {
+                    return <Self as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_into(
+                        __arena,
+                        __reader,
+                        __slot,
+                    );
+                };
+                const __KEYS: [#krate::__private::JsonKey; #count] = [#(#expected),*];
+                #(#let_values)*
+                // The field after the one just read: a serializer writes them in order.
+                let mut __expected: usize = 0;
+                while #krate::__private::JsonObject::next_key(&mut __object)? {
+                    let __field: usize = if #krate::__private::JsonObject::key_is_expected(
+                        &mut __object,
+                        &__KEYS,
+                        __expected,
+                    ) {
+                        __expected
+                    } else {
+                        match #krate::__private::JsonObject::key(&mut __object)? {
+                            #(#whole)*
+                            _ => usize::MAX,
+                        }
+                    };
+                    match __field {
+                        #(#arms)*
+                        _ => {
+                            #unknown
+                        }
+                    }
+                }
+                #let_default
+                #(#extract)*
+                #krate::__private::JsonObject::close(__object)?;
+                ::core::result::Result::Ok(__slot.write(Self { #(#members),* }))
+            }
+        }
+    })
+}
+
+/// Whether JSON writes `name` as its own bytes, with no escape: no quote, no backslash, no
+/// control character. Only then does the key `"name"` appear in the input as those bytes.
+fn is_written_as_itself(name: &str) -> bool {
+    !name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
+}
