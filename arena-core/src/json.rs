@@ -91,7 +91,7 @@ mod whitespace;
 pub use deserializer::Deserializer as Reader;
 pub(crate) use direct::Array;
 #[doc(hidden)]
-pub use direct::{Key, Object};
+pub use direct::{Fields, Object};
 #[doc(hidden)]
 pub use refused::Refused;
 
@@ -306,7 +306,10 @@ where
     // SAFETY: `Refused` and `serde_json::Error` hold no references.
     let ours = unsafe {
         rewound_on_error(seed.arena(), || {
-            let value = seed.read_with(|arena| T::__deserialize_json_in(arena, &mut reader))?;
+            let value = seed.read_with(|arena| {
+                reader.ask_limits();
+                T::__deserialize_json_in(arena, &mut reader)
+            })?;
             reader.end()?;
             Ok::<T, Refused>(value)
         })

@@ -154,7 +154,7 @@ pub mod __private {
     };
     #[cfg(feature = "json")]
     pub use crate::json::{
-        Key as JsonKey, Object as JsonObject, Reader as JsonReader, Refused as JsonRefused,
+        Fields as JsonFields, Object as JsonObject, Reader as JsonReader, Refused as JsonRefused,
     };
     pub use crate::scratch::thread_scratch_capacity;
     pub use crate::slot::{

@@ -93,8 +93,9 @@ struct Record<'bump> {
     points: &'bump [Point<'bump>],
 }
 
-/// A struct that refuses unknown keys, with a name longer than the 16 bytes the expected key
-/// is compared in, and a field whose name is another's alias.
+/// A struct that refuses unknown keys, with names around the 16 bytes an expected entry or key
+/// is compared in (an entry `,"fourteen_bytes":` of 18 bytes whose key `fourteen_bytes"` fits,
+/// and a name of 22 bytes that fits neither), and a field whose name is another's alias.
 #[derive(arena_core::ArenaDeserialize, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 struct Strict {
@@ -102,6 +103,8 @@ struct Strict {
     a: bool,
     #[serde(default)]
     b: i8,
+    #[serde(default)]
+    fourteen_bytes: u8,
     #[serde(default, rename = "a_name_of_twenty_bytes")]
     long: Option<u8>,
 }
@@ -172,6 +175,8 @@ fn direct_key() -> impl Strategy<Value = String> {
         "\"b\"",
         "\"long\"",
         "\"a_name_of_twenty_bytes\"",
+        "\"fourteen_bytes\"",
+        "\"fourteen_byte\"",
         "\"a_name_of_twenty_byte\"",
         "\"\"",
         "\"\\u0078\"",
@@ -279,6 +284,7 @@ fn strict_object() -> BoxedStrategy<String> {
             prop_oneof![Just("true".to_owned()), Just("false".to_owned())].boxed(),
         ),
         (vec!["\"b\""], "-?[0-9]{1,3}".boxed()),
+        (vec!["\"fourteen_bytes\""], "[0-9]{1,3}".boxed()),
         (vec!["\"a_name_of_twenty_bytes\""], "[0-9]{1,3}".boxed()),
     ])
 }
@@ -418,6 +424,56 @@ fn spoil(mut bytes: Vec<u8>, at: prop::sample::Index, how: u8, byte: u8) -> Vec<
     bytes
 }
 
+/// A scalar's text, or something else a scalar is asked for: each integer type's bounds and
+/// the numbers past them, any number, a string, a literal, any document; between whitespace,
+/// sometimes spoiled.
+fn scalar_document() -> impl Strategy<Value = Vec<u8>> {
+    let bounds: Vec<String> = [
+        i128::from(i64::MIN),
+        i128::from(i32::MIN),
+        i128::from(i16::MIN),
+        i128::from(i8::MIN),
+        -1,
+        0,
+        i128::from(i8::MAX),
+        i128::from(u8::MAX),
+        i128::from(i16::MAX),
+        i128::from(u16::MAX),
+        i128::from(i32::MAX),
+        i128::from(u32::MAX),
+        i128::from(i64::MAX),
+        i128::from(u64::MAX),
+    ]
+    .into_iter()
+    .flat_map(|n| [n - 1, n, n + 1])
+    .map(|n| n.to_string())
+    .collect();
+    let value = prop_oneof![
+        3 => prop::sample::select(bounds),
+        3 => number(),
+        3 => string(),
+        1 => prop::sample::select(vec!["null", "true", "-", "-x", "1.", "01", "1e", "\"", "\"a"])
+            .prop_map(str::to_owned),
+        1 => json(),
+    ];
+    (
+        ws(),
+        value,
+        ws(),
+        any::<prop::sample::Index>(),
+        0..24u8,
+        any::<u8>(),
+    )
+        .prop_map(|(before, value, after, at, how, byte)| {
+            spoil(
+                format!("{before}{value}{after}").into_bytes(),
+                at,
+                how,
+                byte,
+            )
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4096))]
 
@@ -464,6 +520,17 @@ proptest! {
     #[test]
     fn derived_structs_read_their_objects_as_through_serde_json(bytes in direct_document()) {
         direct_structs_read_alike(&bytes);
+    }
+
+    /// Integers, floats and strings read through their direct paths (with no serde visitor)
+    /// what they read through serde_json, alone, in options and in slices, and refuse what it
+    /// refuses.
+    #[test]
+    fn scalars_read_through_their_direct_paths_as_through_serde_json(bytes in scalar_document()) {
+        direct_reads_alike!(&bytes;
+            u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f64, &str,
+            Option<u8>, Option<i64>, Option<f64>, Option<&str>, &[u16], &[f64], &[&str],
+        );
     }
 
     /// Under limits, the direct path's structs and slices read what the serde path over
@@ -553,6 +620,10 @@ fn derived_structs_read_the_edges_of_their_objects_as_through_serde_json() {
         r#"{"id": 1, "point": ["p", 1, 2.5, [], 7], "points": []}"#.to_owned(),
         r#"{"id": 1, "la"bel": "l", "points": []}"#.to_owned(),
         r#"{"id": 1, "la"bel": null, "points": [], "id": 2}"#.to_owned(),
+        // A missing comma, after an unknown key and after a field.
+        r#"{"extra":1"name":"p","x":1,"y":2.5,"tags":[],"next":null}"#.to_owned(),
+        r#"{"name":"p""x":1,"y":2.5,"tags":[],"next":null}"#.to_owned(),
+        r#"{"name":"p","x":1,"y":2.5,"tags":[],"next":null"}"#.to_owned(),
     ] {
         direct_structs_read_alike(doc.as_bytes());
     }

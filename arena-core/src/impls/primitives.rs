@@ -12,9 +12,10 @@ use crate::buffer_rules::Scalar;
 use crate::{ArenaDeserialize, BumpAllocator};
 
 /// The scalars: read by serde, and read as from serde's buffer through
-/// [`Scalar`](crate::buffer_rules::Scalar), one visit each.
+/// [`Scalar`](crate::buffer_rules::Scalar), one visit each; `$json` reads one from the crate's
+/// JSON reader (`integer` or `f64`, its direct reads), where one is given.
 macro_rules! scalar_impls {
-    ($($ty:ty),* $(,)?) => {$(
+    ($($ty:ty $(=> $json:ident)?),* $(,)?) => {$(
         impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for $ty {
             #[inline]
             fn deserialize_in<'de, D: Deserializer<'de>>(
@@ -31,15 +32,26 @@ macro_rules! scalar_impls {
             ) -> Result<Self, D::Error> {
                 <$ty>::deserialize(Scalar(deserializer))
             }
+
+            $(
+                #[cfg(feature = "json")]
+                #[inline]
+                fn __deserialize_json_in(
+                    _arena: &'bump A,
+                    reader: &mut crate::json::Reader<'_>,
+                ) -> Result<Self, crate::json::Refused> {
+                    reader.$json()
+                }
+            )?
         }
     )*};
 }
 
 scalar_impls! {
     bool, char, (),
-    i8, i16, i32, i64, i128, isize,
-    u16, u32, u64, u128, usize,
-    f32, f64,
+    i8 => integer, i16 => integer, i32 => integer, i64 => integer, i128, isize => integer,
+    u16 => integer, u32 => integer, u64 => integer, u128, usize => integer,
+    f32, f64 => f64,
 }
 
 crate::through_serde! {
@@ -68,6 +80,15 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for u8 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         u8::deserialize(Scalar(deserializer))
+    }
+
+    #[cfg(feature = "json")]
+    #[inline]
+    fn __deserialize_json_in(
+        _arena: &'bump A,
+        reader: &mut crate::json::Reader<'_>,
+    ) -> Result<Self, crate::json::Refused> {
+        reader.integer()
     }
 
     const __SLICE_IS_SEQ: bool = false;

@@ -162,4 +162,13 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for &'bump str
     ) -> Result<Self, D::Error> {
         deserialize_str_content_mut(arena, deserializer).map(|s| &*s)
     }
+
+    #[cfg(feature = "json")]
+    #[inline]
+    fn __deserialize_json_in(
+        arena: &'bump A,
+        reader: &mut crate::json::Reader<'_>,
+    ) -> Result<Self, crate::json::Refused> {
+        reader.str_in(arena)
+    }
 }

@@ -21,6 +21,8 @@ use super::seq_access::SeqAccess;
 use super::string;
 use super::variant_access::{UnitVariantAccess, VariantAccess};
 use super::whitespace;
+use crate::allocator::{BumpAllocator, BumpAllocatorExt};
+use crate::call;
 use crate::utf8;
 
 /// How many levels of arrays and objects serde_json reads: the 128th is refused.
@@ -45,6 +47,11 @@ pub struct Deserializer<'de> {
     depth: u8,
     /// Whether a float is rounded to `f32` (a `deserialize_f32` is reading it).
     single: bool,
+    /// Whether the call may have a byte budget, a length limit or a string length limit
+    /// ([`call::limits_in_force`]): the direct paths admit strings and check lengths only
+    /// then. Set when the reader is made, and cleared by the entry points once they know
+    /// the call has none: the limits do not change while the direct paths read.
+    limited: bool,
     /// The decoded text of a string with escapes.
     scratch: Vec<u8>,
 }
@@ -58,6 +65,7 @@ impl<'de> Deserializer<'de> {
             pos: 0,
             depth: DEPTH,
             single: false,
+            limited: true,
             scratch: Vec::new(),
         }
     }
@@ -176,6 +184,87 @@ impl<'de> Deserializer<'de> {
     pub(super) fn visit_float<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
         match self.peek() {
             Some(b'-' | b'0'..=b'9') => self.number_inlined()?.visit(visitor),
+            _ => Err(Refused),
+        }
+    }
+
+    /// Asks the call in force whether it has limits ([`call::limits_in_force`]), once, for the
+    /// direct paths that read after this.
+    #[inline]
+    pub(super) fn ask_limits(&mut self) {
+        self.limited = call::limits_in_force();
+    }
+
+    /// Whether the call may have limits (see [`ask_limits`](Self::ask_limits)).
+    #[inline(always)]
+    pub(super) const fn limited(&self) -> bool {
+        self.limited
+    }
+
+    /// Reads a string after whitespace into `arena`, as a `&str`'s visitor takes the string
+    /// serde_json's `deserialize_str` reads: admitted by the call's limits, when it may have
+    /// any, and copied at its exact length. Refuses anything else.
+    #[inline(always)]
+    pub(crate) fn str_in<'bump, A: BumpAllocator + ?Sized>(
+        &mut self,
+        arena: &'bump A,
+    ) -> Result<&'bump str, Refused> {
+        if self.peek() != Some(b'"') {
+            return Err(Refused);
+        }
+        self.eat();
+        self.string_in(arena)
+    }
+
+    /// The string whose opening quote was just consumed, admitted by the call's limits when it
+    /// may have any, and copied into `arena`, as `&str`'s and `Value`'s visitors copy it.
+    #[inline(always)]
+    pub(super) fn string_in<'bump, A: BumpAllocator + ?Sized>(
+        &mut self,
+        arena: &'bump A,
+    ) -> Result<&'bump str, Refused> {
+        let limited = self.limited;
+        let (Text::Borrowed(text) | Text::Copied(text)) = self.str()?;
+        if limited {
+            call::admit_str(text.len()).map_err(|_| Refused)?;
+        }
+        let bytes = arena
+            .try_alloc_slice_copy(text.as_bytes())
+            .map_err(|_| Refused)?;
+        // SAFETY: `bytes` is a byte-for-byte copy of a `str`, so it is valid UTF-8.
+        Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
+    }
+
+    /// Reads an integer of type `T` after whitespace, as serde's visitor for `T` takes the
+    /// number serde_json's `deserialize_number` reads: a `u64` or an `i64` that fits `T`, and
+    /// no float. Refuses anything else.
+    #[inline(always)]
+    pub(crate) fn integer<T: TryFrom<u64> + TryFrom<i64>>(&mut self) -> Result<T, Refused> {
+        match self.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.number_inlined()? {
+                Number::U64(v) => T::try_from(v).map_err(|_| Refused),
+                Number::I64(v) => T::try_from(v).map_err(|_| Refused),
+                Number::F64(_) => Err(Refused),
+            },
+            _ => Err(Refused),
+        }
+    }
+
+    /// Reads an `f64` after whitespace, as serde's visitor for `f64` takes the number
+    /// serde_json's `deserialize_f64` reads: an integer converted with `as`, as the visitor
+    /// converts it.
+    #[inline(always)]
+    pub(crate) fn f64(&mut self) -> Result<f64, Refused> {
+        match self.peek() {
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "serde's f64 visitor converts integers with `as`"
+            )]
+            Some(b'-' | b'0'..=b'9') => Ok(match self.number_inlined()? {
+                Number::U64(v) => v as f64,
+                Number::I64(v) => v as f64,
+                Number::F64(v) => v,
+            }),
             _ => Err(Refused),
         }
     }

@@ -5,13 +5,15 @@
 //! Through serde, a struct's keys come to it one `next_key` at a time: each key's string is
 //! scanned for its end, handed to the field visitor as a `&str`, matched against the names,
 //! and returned as a field index that the struct's loop then matches again. On this path the
-//! struct first compares the name of the field it expects next (the one after the field just
-//! read: serializers write the fields in order), closing quote included, with the bytes after
-//! the key's opening quote ([`Object::key_is_expected`]): a match is the key, since a name
-//! that needs no escape is written in JSON as its own bytes, and the quote after it ends the
-//! string there. Any other key (out of order, unknown, with an escape, or a name that needs
-//! one) is read whole ([`Object::key`]) and matched as the visitor would match it. Values are
-//! read with each field type's own direct path (`ArenaDeserialize::__deserialize_json_in`).
+//! struct first compares the entry of the field it expects next (the one after the field just
+//! read: serializers write the fields in order) with the input, as a compact serializer writes
+//! it: comma, quoted name and colon, `,"name":`, in one comparison of two words
+//! ([`Object::next_field`]). A match is the entry, since a name that needs no escape is
+//! written in JSON as its own bytes, and the quote after it ends the string there. Any other
+//! entry (out of order, unknown, with whitespace or an escape in it, or for a name that needs
+//! one) is read as serde reads it, its key compared with the expected name or read whole and
+//! matched as the visitor would match it. Values are read with each field type's own direct
+//! path (`ArenaDeserialize::__deserialize_json_in`).
 //!
 //! Both follow the reader's serde path step for step: the same bytes accepted in the same
 //! order, the same depth counted. They refuse whatever they do not read the way that path
@@ -47,43 +49,80 @@ impl<'a, 'de> Object<'a, 'de> {
         Ok(Some(Self { de, first: true }))
     }
 
-    /// Moves to the next key: `Ok(true)` with the reading position right after its opening
-    /// quote, `Ok(false)` at the object's `}` (not consumed), as serde's `next_key` reads it.
+    /// Moves to the next entry and tells whose it is: `Some(n)` for `fields`' field `n`,
+    /// `Some(usize::MAX)` for a key no field takes, with the reading position at its value
+    /// (the colon consumed); `None` at the object's `}` (not consumed).
+    ///
+    /// The entry of the field the struct expects next (`expected`, the one after the field
+    /// just read: serializers write them in order) is tried first, comma, key and colon in one
+    /// comparison ([`Fields::entries`]). Any other entry (out of order, unknown, with
+    /// whitespace or an escape in it) is read as serde's `next_key` reads it, its key compared
+    /// with the expected one ([`Fields::keys`]) or read whole and named by `field_of`.
     ///
     /// # Errors
     ///
-    /// [`Refused`] where neither a key nor the end follows.
+    /// [`Refused`] where neither an entry nor the end follows.
     #[inline(always)]
-    pub fn next_key(&mut self) -> Result<bool, Refused> {
-        if !self.de.next_entry(&mut self.first)? {
-            return Ok(false);
+    pub fn next_field<const N: usize>(
+        &mut self,
+        fields: &Fields<N>,
+        expected: usize,
+        field_of: impl FnOnce(&[u8]) -> usize,
+    ) -> Result<Option<usize>, Refused> {
+        // The first entry has no comma before it, and only the first field's entry is written
+        // without one: a comma-less key after an entry is refused by the slow path.
+        if self.first == (expected == 0)
+            && let Some(entry) = fields.entries.get(expected)
+            && self.consume(entry)
+        {
+            self.first = false;
+            return Ok(Some(expected));
         }
-        self.de.eat();
-        Ok(true)
+        if self.de.peek_raw() == Some(b'}') {
+            return Ok(None);
+        }
+        self.other_field(fields, expected, field_of)
     }
 
-    /// Whether the key at the reading position (after its opening quote) is `keys[expected]`:
-    /// a name with no byte JSON escapes (a quote, a backslash, a control character) followed
-    /// by its closing quote, which then ends the key there. Two masked comparisons of words,
-    /// and no branch on which key it is: the key the struct expects next (the one after the
-    /// field just read) is tried this way. If it is, the key is consumed. `false` where
-    /// `expected` is past `keys` or fewer than 16 bytes of input are left (the caller then
-    /// reads the key whole).
+    /// [`next_field`](Self::next_field) past its first comparison.
+    #[inline(never)]
+    fn other_field<const N: usize>(
+        &mut self,
+        fields: &Fields<N>,
+        expected: usize,
+        field_of: impl FnOnce(&[u8]) -> usize,
+    ) -> Result<Option<usize>, Refused> {
+        if !self.de.next_entry(&mut self.first)? {
+            return Ok(None);
+        }
+        self.de.eat();
+        let field = match fields.keys.get(expected) {
+            Some(key) if self.consume(key) => expected,
+            _ => field_of(self.key()?),
+        };
+        self.de.colon()?;
+        Ok(Some(field))
+    }
+
+    /// Consumes `key`'s bytes if they are at the reading position: two masked comparisons of
+    /// words, with no branch on which key it is. `false` where fewer than 16 bytes of input
+    /// are left.
     #[inline(always)]
-    pub fn key_is_expected(&mut self, keys: &[Key], expected: usize) -> bool {
+    fn consume(&mut self, key: &Key) -> bool {
         let at = self.de.pos();
-        let (Some(key), Some(bytes)) = (
-            keys.get(expected),
-            self.de
-                .input()
-                .get(at..)
-                .and_then(<[u8]>::first_chunk::<16>),
-        ) else {
+        let Some((lo, rest)) = self
+            .de
+            .input()
+            .get(at..)
+            .and_then(<[u8]>::split_first_chunk::<8>)
+        else {
             return false;
         };
-        let (lo, hi) = bytes.split_at(8);
-        let lo = u64::from_le_bytes(lo.try_into().unwrap_or_default());
-        let hi = u64::from_le_bytes(hi.try_into().unwrap_or_default());
+        let Some((hi, _)) = rest.split_first_chunk::<8>() else {
+            return false;
+        };
+        let lo = u64::from_le_bytes(*lo);
+        let hi = u64::from_le_bytes(*hi);
         let is = lo & key.masks[0] == key.words[0] && hi & key.masks[1] == key.words[1];
         if is {
             self.de.set_pos(at + key.len);
@@ -91,43 +130,33 @@ impl<'a, 'de> Object<'a, 'de> {
         is
     }
 
-    /// The key at the reading position (after its opening quote), read whole and decoded: for
-    /// a key that is not the expected one ([`key_is_expected`](Self::key_is_expected)).
-    ///
-    /// # Errors
-    ///
-    /// [`Refused`] where the key is not a valid JSON string.
-    #[inline(never)]
-    pub fn key(&mut self) -> Result<&[u8], Refused> {
+    /// The key at the reading position (after its opening quote), read whole and decoded.
+    #[inline(always)]
+    fn key(&mut self) -> Result<&[u8], Refused> {
         Ok(match self.de.str()? {
             Text::Borrowed(key) => key.as_bytes(),
             Text::Copied(key) => key.as_bytes(),
         })
     }
 
-    /// The reader at the value of the key just read, its colon consumed.
-    ///
-    /// # Errors
-    ///
-    /// [`Refused`] where no colon follows the key.
+    /// The reader at the value of the entry [`next_field`](Self::next_field) found.
     #[inline(always)]
-    pub fn value(&mut self) -> Result<&mut Deserializer<'de>, Refused> {
-        self.de.colon()?;
-        Ok(&mut *self.de)
+    pub fn value(&mut self) -> &mut Deserializer<'de> {
+        self.de
     }
 
-    /// Skips the value of the key just read, as serde skips the value of a field it ignores.
+    /// Skips the value of the entry [`next_field`](Self::next_field) found, as serde skips the
+    /// value of a field it ignores.
     ///
     /// # Errors
     ///
-    /// [`Refused`] where no colon and valid JSON value follow the key.
+    /// [`Refused`] where no valid JSON value follows.
     #[inline(never)]
     pub fn skip_value(&mut self) -> Result<(), Refused> {
-        self.de.colon()?;
         self.de.skip_value()
     }
 
-    /// Consumes the object's `}` (the last [`next_key`](Self::next_key) found it) and leaves
+    /// Consumes the object's `}` (the last [`next_field`](Self::next_field) found it) and leaves
     /// its level.
     ///
     /// # Errors
@@ -144,42 +173,81 @@ impl<'a, 'de> Object<'a, 'de> {
     }
 }
 
-/// A field name and its closing quote, as [`Object::key_is_expected`] compares them: the
-/// bytes as two little-endian words, with the masks of the bytes each holds. Not public API.
+/// The names of a struct's fields as [`Object::next_field`] compares them with the input, in
+/// the order of the fields. Not public API.
 #[derive(Clone, Copy, Debug)]
-pub struct Key {
+pub struct Fields<const N: usize> {
+    /// Each field's entry as a compact serializer writes it: `"name":` for the first field,
+    /// `,"name":` for the others.
+    entries: [Key; N],
+    /// Each field's key after its opening quote: `name"`.
+    keys: [Key; N],
+}
+
+impl<const N: usize> Fields<N> {
+    /// The fields named `names`, in order; `None` for a field whose own name an earlier field
+    /// takes (by its name or an alias), which then never expects it.
+    #[must_use]
+    pub const fn new(names: [Option<&str>; N]) -> Self {
+        let mut entries = [Key::NONE; N];
+        let mut keys = [Key::NONE; N];
+        let mut i = 0;
+        while i < N {
+            if let Some(name) = names[i] {
+                let name = name.as_bytes();
+                entries[i] = Key::new(if i == 0 { b"\"" } else { b",\"" }, name, b"\":");
+                keys[i] = Key::new(b"", name, b"\"");
+            }
+            i += 1;
+        }
+        Self { entries, keys }
+    }
+}
+
+/// Up to 16 bytes of input that name one field, as [`Object::consume`] compares them: the bytes
+/// as two little-endian words, with the masks of the bytes each holds.
+#[derive(Clone, Copy, Debug)]
+struct Key {
     words: [u64; 2],
     masks: [u64; 2],
-    /// The bytes compared: the name's and its quote's.
+    /// How many bytes are compared.
     len: usize,
 }
 
 impl Key {
-    /// `quoted`, a name JSON writes as its own bytes followed by its closing quote; one of more
-    /// than 16 bytes matches no key, and the struct tells it by its other comparisons.
-    #[must_use]
-    pub const fn new(quoted: &[u8]) -> Self {
-        if quoted.len() > 16 {
+    /// The bytes `before`, `name` and `after` in a row; [`NONE`](Self::NONE) where they are
+    /// more than 16 bytes, or where JSON does not write `name` as its own bytes (it has a
+    /// quote, a backslash or a control character): only a name with no escape is written as
+    /// itself, and the quote after it then ends the string there.
+    const fn new(before: &[u8], name: &[u8], after: &[u8]) -> Self {
+        let len = before.len() + name.len() + after.len();
+        if len > 16 {
             return Self::NONE;
         }
         let mut words = [0; 2];
         let mut masks = [0; 2];
         let mut i = 0;
-        while i < quoted.len() {
-            words[i / 8] |= (quoted[i] as u64) << (8 * (i % 8));
+        while i < len {
+            let b = if i < before.len() {
+                before[i]
+            } else if i < before.len() + name.len() {
+                let b = name[i - before.len()];
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    return Self::NONE;
+                }
+                b
+            } else {
+                after[i - before.len() - name.len()]
+            };
+            words[i / 8] |= (b as u64) << (8 * (i % 8));
             masks[i / 8] |= 0xff << (8 * (i % 8));
             i += 1;
         }
-        Self {
-            words,
-            masks,
-            len: quoted.len(),
-        }
+        Self { words, masks, len }
     }
 
-    /// A key that matches nothing: its first byte would have to be 256. For a name JSON
-    /// escapes, which [`Object::key`] reads.
-    pub const NONE: Self = Self {
+    /// Bytes that match nothing: the first would have to be 256.
+    const NONE: Self = Self {
         words: [0x100, 0],
         masks: [0xff, 0],
         len: 0,

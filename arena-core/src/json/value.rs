@@ -25,7 +25,7 @@
 //! serde_json through the visitor path, whose value or error the caller gets; so does a
 //! document nested deeper than [`DIRECT_LEVELS`].
 
-use super::deserializer::{Deserializer, Text};
+use super::deserializer::Deserializer;
 use super::number::Number;
 use super::refused::Refused;
 use crate::allocator::BumpAllocator;
@@ -50,9 +50,9 @@ struct Build<'bump, A: ?Sized> {
     /// array or object that ends moves its own into the arena at their exact size, leaving
     /// those of the levels around it.
     nodes: ScratchVec<Value<'bump>>,
-    /// Whether the call has a byte budget, a length limit or a string length limit
-    /// ([`call::limits_in_force`]): strings are admitted, and lengths checked and charged,
-    /// only then.
+    /// Whether the call may have a byte budget, a length limit or a string length limit (the
+    /// reader's [`limited`](Deserializer::limited)): lengths are checked and charged only
+    /// then.
     limited: bool,
     /// How many arrays and objects may be open at once: [`DIRECT_LEVELS`], or fewer when the
     /// call's depth limit says so.
@@ -106,7 +106,7 @@ impl<'de> Deserializer<'de> {
         let mut build = Build {
             arena,
             nodes: ScratchVec::new(None).map_err(|_| Refused)?,
-            limited: call::limits_in_force(),
+            limited: self.limited(),
             max_open: DIRECT_LEVELS.min(self.levels_open().saturating_add(levels)),
         };
         self.node(&mut build, |_, node| Ok(node))
@@ -128,7 +128,7 @@ impl<'de> Deserializer<'de> {
         match self.peek().ok_or(Refused)? {
             b'"' => {
                 self.eat();
-                let text = self.string_in(build)?;
+                let text = self.string_in(build.arena)?;
                 put(build, Value::Str(text))
             }
             b'-' | b'0'..=b'9' => match self.number_inlined()? {
@@ -158,20 +158,6 @@ impl<'de> Deserializer<'de> {
             }
             _ => Err(Refused),
         }
-    }
-
-    /// The string whose opening quote was just consumed, admitted (when the call has limits)
-    /// and copied into the arena as `ValueVisitor::visit_str` does.
-    #[inline(always)]
-    fn string_in<'bump, A: BumpAllocator + ?Sized>(
-        &mut self,
-        build: &Build<'bump, A>,
-    ) -> Result<&'bump str, Refused> {
-        let (Text::Borrowed(text) | Text::Copied(text)) = self.str()?;
-        if build.limited {
-            call::admit_str(text.len()).map_err(|_| Refused)?;
-        }
-        build.arena.try_alloc_str(text).map_err(|_| Refused)
     }
 
     /// The elements of the array at the reading position (its `[` peeked), one level deeper.
@@ -277,7 +263,7 @@ impl<'de> Deserializer<'de> {
                 }
                 self.eat();
                 // The key goes first, its value's own nodes (an array's or object's) above it.
-                let key = self.string_in(build)?;
+                let key = self.string_in(build.arena)?;
                 build.push(Value::Str(key))?;
                 self.colon()?;
                 self.node(

@@ -2,11 +2,11 @@
 //! `arena_core::json::from_slice` reads the struct's object key by key with no serde visitor in
 //! between (see `arena_core::json::Object`).
 //!
-//! The field expected next (the one after the field just read: a serializer writes them in
-//! order) is recognized by comparing its name, closing quote included, with the bytes after
-//! the key's opening quote, in two masked words (`arena_core::json::Key`). Any other key is
-//! read whole and matched as the field visitor matches it, the first field a name belongs to
-//! taking it. The path is written only for structs whose fields all read through
+//! The entry of the field expected next (the one after the field just read: a serializer
+//! writes them in order) is recognized by comparing the input with it as a compact serializer
+//! writes it, `,"name":`, in two masked words (`arena_core::json::Fields`, built in a const
+//! from the fields' names). Any other key is read whole and matched as the field visitor
+//! matches it, the first field a name belongs to taking it. The path is written only for structs whose fields all read through
 //! `ArenaDeserialize`, and it refuses (`Refused`) every input it does not read as the serde
 //! path reads it: a duplicate field, an unknown field under `deny_unknown_fields`, a missing
 //! field without a default. The entry point then reads the input through serde_json and the
@@ -66,19 +66,18 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
             )
         })
         .collect();
-    // Each field's own name, as the expected key; none where the name, or an alias of an
-    // earlier field, is taken by an earlier field, which the name then means.
+    // Each field's own name, as the one it is expected by; none where the name, or an alias
+    // of an earlier field, is taken by an earlier field, which the name then means.
     let expected = own.iter().enumerate().map(|(n, &(_, field))| {
         let name = field.attrs.name.value.as_str();
         let first_owner = names
             .iter()
             .find(|&&(_, taken)| taken == name)
             .map(|&(m, _)| m);
-        if is_written_as_itself(name) && first_owner == Some(n) {
-            let quoted = Literal::byte_string(format!("{name}\"").as_bytes());
-            quote!(#krate::__private::JsonKey::new(#quoted))
+        if first_owner == Some(n) {
+            quote!(::core::option::Option::Some(#name))
         } else {
-            quote!(#krate::__private::JsonKey::NONE)
+            quote!(::core::option::Option::None)
         }
     });
     let count = own.len();
@@ -98,7 +97,7 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
                 #var = ::core::option::Option::Some(
                     <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_json_in(
                         __arena,
-                        #krate::__private::JsonObject::value(&mut __object)?,
+                        #krate::__private::JsonObject::value(&mut __object),
                     )?,
                 );
                 __expected = #n + 1;
@@ -156,23 +155,22 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
                         __slot,
                     );
                 };
-                const __KEYS: [#krate::__private::JsonKey; #count] = [#(#expected),*];
+                const __FIELDS: #krate::__private::JsonFields<#count> =
+                    #krate::__private::JsonFields::new([#(#expected),*]);
                 #(#let_values)*
                 // The field after the one just read: a serializer writes them in order.
                 let mut __expected: usize = 0;
-                while #krate::__private::JsonObject::next_key(&mut __object)? {
-                    let __field: usize = if #krate::__private::JsonObject::key_is_expected(
+                while let ::core::option::Option::Some(__field) =
+                    #krate::__private::JsonObject::next_field(
                         &mut __object,
-                        &__KEYS,
+                        &__FIELDS,
                         __expected,
-                    ) {
-                        __expected
-                    } else {
-                        match #krate::__private::JsonObject::key(&mut __object)? {
+                        |__key| match __key {
                             #(#whole)*
                             _ => usize::MAX,
-                        }
-                    };
+                        },
+                    )?
+                {
                     match __field {
                         #(#arms)*
                         _ => {
@@ -187,10 +185,4 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
             }
         }
     })
-}
-
-/// Whether JSON writes `name` as its own bytes, with no escape: no quote, no backslash, no
-/// control character. Only then does the key `"name"` appear in the input as those bytes.
-fn is_written_as_itself(name: &str) -> bool {
-    !name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
 }
