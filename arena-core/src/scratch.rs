@@ -303,8 +303,9 @@ impl<T> ScratchVec<T> {
     }
 
     /// Opens a sequence, reserving room for what `size_hint` announces, within
-    /// [`cautious`] bounds.
-    #[inline]
+    /// [`cautious`] bounds. Inlined: returned from a call, the frame would be read back from
+    /// memory with wide loads that stall on the narrow stores the callee made.
+    #[inline(always)]
     pub(crate) fn new(size_hint: Option<usize>) -> Result<Self, AllocError> {
         let reserve = cautious::<T>(size_hint);
         let frame = if mem::align_of::<T>() > BLOCK {

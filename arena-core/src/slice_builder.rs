@@ -368,8 +368,10 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     /// register) until the loop ends: a loop of [`push`](Self::push) would store and reload it
     /// through `self` for every element (the cold paths take `&mut self`, so the compiler
     /// keeps the builder in memory). When the block is full, or the elements go to the scratch
-    /// stack, the rest are written to a local slot and pushed one by one (a staged sequence
-    /// that moves to the low edge of a [`SlabArena`] too: its pushes then write to its block).
+    /// stack, the next is written to a local slot and pushed; a push that leaves the sequence
+    /// in a block with room (a staged sequence moved to the low edge of a [`SlabArena`], or a
+    /// low block that grew) returns to that loop, so such a block is written in place too: a
+    /// local copied there would stall the copy's wide loads on the element's narrow stores.
     ///
     /// # Safety
     ///
@@ -381,36 +383,38 @@ impl<'bump, T> SliceBuilder<'bump, T> {
     /// or not as the code around it grows, and a call per element is felt in every sequence.
     #[inline(always)]
     unsafe fn fill<E: serde::de::Error>(&mut self, mut next: impl Next<T, E>) -> Result<(), E> {
-        if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
-            let (ptr, cap) = (*ptr, *cap);
-            let mut filled = *len;
-            while filled < cap {
-                // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
-                // zero-sized `T`, where a slot needs no memory), and slot `filled < cap` is
-                // unused; `MaybeUninit<T>` has the layout of `T`.
-                let slot = unsafe { &mut *ptr.add(filled).as_ptr().cast::<MaybeUninit<T>>() };
-                match next.next(slot) {
-                    Ok(true) => filled += 1,
-                    Ok(false) => {
-                        *len = filled;
-                        return Ok(());
-                    }
-                    Err(e) => {
-                        *len = filled;
-                        return Err(e);
+        loop {
+            if let Place::Direct { ptr, cap, len, .. } = &mut self.place {
+                let (ptr, cap) = (*ptr, *cap);
+                let mut filled = *len;
+                while filled < cap {
+                    // SAFETY: `ptr` is a block of `cap` elements of `T` (dangling only for
+                    // zero-sized `T`, where a slot needs no memory), and slot `filled < cap` is
+                    // unused; `MaybeUninit<T>` has the layout of `T`.
+                    let slot = unsafe { &mut *ptr.add(filled).as_ptr().cast::<MaybeUninit<T>>() };
+                    match next.next(slot) {
+                        Ok(true) => filled += 1,
+                        Ok(false) => {
+                            *len = filled;
+                            return Ok(());
+                        }
+                        Err(e) => {
+                            *len = filled;
+                            return Err(e);
+                        }
                     }
                 }
+                *len = filled;
             }
-            *len = filled;
-        }
-        let mut slot = MaybeUninit::uninit();
-        while next.next(&mut slot)? {
+            let mut slot = MaybeUninit::uninit();
+            if !next.next(&mut slot)? {
+                return Ok(());
+            }
             // SAFETY: `next` returned `Ok(true)`, so it initialized `slot` (the caller's
-            // promise); it is read once per write.
+            // promise); it is read once.
             let value = unsafe { slot.assume_init_read() };
             self.push(value).map_err(BuildError::into_de)?;
         }
-        Ok(())
     }
 
     /// A direct block is full: a block at the low edge grows if it can; any other block's

@@ -752,3 +752,36 @@ fn nesting_is_limited_as_in_serde_json_and_skipping_is_not() {
         arena_types_read_alike(ignored.as_bytes());
     }
 }
+
+/// A sequence long enough to leave the scratch stack for the low edge of a `SlabArena`'s chunk
+/// (and, in small chunks, to meet the strings coming down and move back to the stack), each
+/// element read in place in that block while its own strings and nested sequences are read:
+/// the same values as through serde_json.
+#[test]
+fn long_sequences_of_structs_read_in_place_at_the_low_edge_as_through_serde_json() {
+    let points: Vec<String> = (0..40_000)
+        .map(|i| {
+            let next = if i % 3 == 0 {
+                "null".to_owned()
+            } else {
+                (i % 1000).to_string()
+            };
+            let tags = ["\"t\"", "\"u\\n\""][..i % 3].join(",");
+            format!(r#"{{"name":"n{i}","x":{i},"y":0.5,"tags":[{tags}],"next":{next}}}"#)
+        })
+        .collect();
+    let doc = format!("[{}]", points.join(","));
+    let bump = bumpalo::Bump::new();
+    let mut de = serde_json::Deserializer::from_str(&doc);
+    let theirs: &[Point<'_>] = ArenaSeed::new(&bump).deserialize(&mut de).unwrap();
+    for chunk in [64 << 10, 256 << 10, 4 << 20] {
+        let arena = arena_core::SlabArena::builder()
+            .pool(std::sync::Arc::new(arena_core::ChunkPool::new()))
+            .initial_chunk_size(chunk)
+            .max_chunk_size(chunk)
+            .build();
+        let ours: &[Point<'_>] = arena_core::json::from_str(&arena, &doc).unwrap();
+        assert_eq!(ours, theirs, "chunks of {chunk} bytes");
+        arena.check_invariants();
+    }
+}
