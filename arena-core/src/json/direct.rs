@@ -289,6 +289,13 @@ impl<'a, 'de> Array<'a, 'de> {
         self.de.next_element(&mut self.first)
     }
 
+    /// Whether the array has no element: its `]` follows its `[` (after whitespace). Asked
+    /// before the first [`next`](Self::next), which then finds the `]`.
+    #[inline(always)]
+    pub(crate) fn is_empty(&mut self) -> bool {
+        self.first && self.de.peek() == Some(b']')
+    }
+
     /// The reader, at the element [`next`](Self::next) found.
     #[inline(always)]
     pub(crate) fn reader(&mut self) -> &mut Deserializer<'de> {
