@@ -393,6 +393,31 @@ impl<T> ScratchVec<T> {
     /// Appends `value`.
     #[inline(always)]
     pub(crate) fn push(&mut self, value: T) -> Result<(), AllocError> {
+        // SAFETY: the closure writes a `T` where it is told.
+        unsafe { self.push_by(|dst| dst.write(value)) }
+    }
+
+    /// Appends the element written at `src` just before, copied a word at a time (see
+    /// [`copy_fresh`]).
+    ///
+    /// # Safety
+    ///
+    /// `src` holds an initialized `T`, which the caller gives up (it is moved, not copied).
+    #[inline(always)]
+    pub(crate) unsafe fn push_fresh(&mut self, src: &MaybeUninit<T>) -> Result<(), AllocError> {
+        // SAFETY: `src` holds a `T` (the caller's promise), on the caller's stack, apart from
+        // the frame's memory; the closure moves it where it is told.
+        unsafe { self.push_by(|dst| copy_fresh(src.as_ptr(), dst)) }
+    }
+
+    /// Appends the element `write` writes at the pointer it is given: room for one `T` after
+    /// the frame's last element, aligned.
+    ///
+    /// # Safety
+    ///
+    /// `write` initializes the `T` at its pointer, and opens no frame on this thread.
+    #[inline(always)]
+    unsafe fn push_by(&mut self, write: impl FnOnce(*mut T)) -> Result<(), AllocError> {
         match &mut self.frame {
             Frame::Stack {
                 stack,
@@ -409,11 +434,11 @@ impl<T> ScratchVec<T> {
                 debug_assert_eq!(offset, *start + *count * mem::size_of::<T>());
                 let end = offset + mem::size_of::<T>();
                 stack.ensure(end)?;
-                // SAFETY: `ensure` made `offset..end` usable; `offset` is a multiple of
+                // `ensure` made `offset..end` usable; `offset` is a multiple of
                 // `align_of::<T>()` (`start` is, and so is the size of every element before it)
                 // and the stack's memory is aligned to `BLOCK >= align_of::<T>()`; this frame is
                 // the innermost, so no other frame's elements live at or beyond `offset`.
-                unsafe { stack.at(offset).cast::<T>().write(value) };
+                write(stack.at(offset).cast::<T>());
                 stack.len.set(end);
                 *count += 1;
                 Ok(())
@@ -421,45 +446,13 @@ impl<T> ScratchVec<T> {
             Frame::Heap(vec) => {
                 vec.try_reserve(1)
                     .map_err(|_| AllocError::size_overflow(mem::align_of::<T>()))?;
-                vec.push(value);
+                // The room `try_reserve` made after the last element; the caller's `write`
+                // initializes it, and the length then counts it.
+                write(vec.spare_capacity_mut()[0].as_mut_ptr());
+                // SAFETY: the slot at `len` was just initialized, within the capacity.
+                unsafe { vec.set_len(vec.len() + 1) };
                 Ok(())
             }
-        }
-    }
-
-    /// Appends the element written at `src` just before, copied a word at a time (see
-    /// [`copy_fresh`]).
-    ///
-    /// # Safety
-    ///
-    /// `src` holds an initialized `T`, which the caller gives up (it is moved, not copied).
-    #[inline(always)]
-    pub(crate) unsafe fn push_fresh(&mut self, src: &MaybeUninit<T>) -> Result<(), AllocError> {
-        match &mut self.frame {
-            Frame::Stack {
-                stack,
-                start,
-                token,
-                count,
-                ..
-            } => {
-                let stack = stack_of(*stack);
-                assert_innermost(stack, *token);
-                // As in `push`.
-                let offset = stack.len.get();
-                debug_assert_eq!(offset, *start + *count * mem::size_of::<T>());
-                let end = offset + mem::size_of::<T>();
-                stack.ensure(end)?;
-                // SAFETY: as in `push`, `offset..end` is usable, aligned for `T` and past
-                // every frame's elements; `src` holds a `T` (the caller's promise), on the
-                // caller's stack, apart from the scratch stack.
-                unsafe { copy_fresh(src.as_ptr(), stack.at(offset).cast::<T>()) };
-                stack.len.set(end);
-                *count += 1;
-                Ok(())
-            }
-            // SAFETY: `src` holds a `T` the caller gives up.
-            Frame::Heap(_) => self.push(unsafe { src.assume_init_read() }),
         }
     }
 
