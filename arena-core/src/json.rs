@@ -19,9 +19,9 @@
 //! A [`Value`](crate::Value) read by these entry points is built straight from the text, each
 //! node where it goes, with no visitor in between; it is the value the visitor path reads,
 //! under the same limits. So is a derived struct with named fields (see the derive's docs): it
-//! reads its object key by key, recognizing the key it expects next by comparing its name with
-//! the bytes of the input, and its fields, slices of structs and options of structs with their
-//! own direct paths.
+//! reads its object entry by entry, recognizing the entry it expects next by comparing it, as
+//! a compact serializer writes it (`,"name":`), with the bytes of the input, and its fields
+//! (integers, `f64`, strings, options, slices, structs) with their own direct paths.
 //!
 //! The reader's errors carry nothing: a document it refuses is read again by serde_json, whose
 //! value or error is the answer. Errors are [`serde_json::Error`] with serde_json's message,
