@@ -182,8 +182,15 @@ impl<'de> Deserializer<'de> {
     /// with the number's reader inlined.
     #[inline]
     pub(super) fn visit_float<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
+        self.value_number()?.visit(visitor)
+    }
+
+    /// Reads the number after whitespace with the number's reader inlined, refusing any other
+    /// value: what `deserialize_f64` and the direct reads of integers and `f64` start with.
+    #[inline(always)]
+    fn value_number(&mut self) -> Result<Number, Refused> {
         match self.peek() {
-            Some(b'-' | b'0'..=b'9') => self.number_inlined()?.visit(visitor),
+            Some(b'-' | b'0'..=b'9') => self.number_inlined(),
             _ => Err(Refused),
         }
     }
@@ -240,13 +247,10 @@ impl<'de> Deserializer<'de> {
     /// no float. Refuses anything else.
     #[inline(always)]
     pub(crate) fn integer<T: TryFrom<u64> + TryFrom<i64>>(&mut self) -> Result<T, Refused> {
-        match self.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.number_inlined()? {
-                Number::U64(v) => T::try_from(v).map_err(|_| Refused),
-                Number::I64(v) => T::try_from(v).map_err(|_| Refused),
-                Number::F64(_) => Err(Refused),
-            },
-            _ => Err(Refused),
+        match self.value_number()? {
+            Number::U64(v) => T::try_from(v).map_err(|_| Refused),
+            Number::I64(v) => T::try_from(v).map_err(|_| Refused),
+            Number::F64(_) => Err(Refused),
         }
     }
 
@@ -255,18 +259,15 @@ impl<'de> Deserializer<'de> {
     /// converts it.
     #[inline(always)]
     pub(crate) fn f64(&mut self) -> Result<f64, Refused> {
-        match self.peek() {
-            #[expect(
-                clippy::cast_precision_loss,
-                reason = "serde's f64 visitor converts integers with `as`"
-            )]
-            Some(b'-' | b'0'..=b'9') => Ok(match self.number_inlined()? {
-                Number::U64(v) => v as f64,
-                Number::I64(v) => v as f64,
-                Number::F64(v) => v,
-            }),
-            _ => Err(Refused),
-        }
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "serde's f64 visitor converts integers with `as`"
+        )]
+        Ok(match self.value_number()? {
+            Number::U64(v) => v as f64,
+            Number::I64(v) => v as f64,
+            Number::F64(v) => v,
+        })
     }
 
     /// Reads a number rounding a float to `f32`, as serde_json's `deserialize_f32` with
