@@ -22,6 +22,10 @@
 //! reads its object entry by entry, recognizing the entry it expects next by comparing it, as
 //! a compact serializer writes it (`,"name":`), with the bytes of the input, and its fields
 //! (integers, `f64`, strings, options, slices, structs) with their own direct paths.
+//! A string that a `&str` or a `Value` keeps is copied into the arena; into a
+//! [`SlabArena`](crate::SlabArena), a plain ASCII string of up to 32 bytes is copied as the 32
+//! bytes of input that end with it, written just below the arena's cursor and kept at its
+//! length, so the copy has no branch on the length.
 //!
 //! The reader's errors carry nothing: a document it refuses is read again by serde_json, whose
 //! value or error is the answer. Errors are [`serde_json::Error`] with serde_json's message,

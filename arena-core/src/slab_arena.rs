@@ -24,6 +24,8 @@
 //! - [`chunk_math`]: the size arithmetic (chunk requests, growth, the bump step).
 //! - [`low_edge`]: the one block that grows up from the current chunk's bottom (a large
 //!   sequence being read, filled where it ends up).
+//! - `window_copy`: a short copy that writes a whole window of input below the cursor, with
+//!   no branch on its length (the JSON reader's strings; feature `json`).
 //! - `allocator_api`: allocator-api2's `Allocator` for `&SlabArena` (feature `allocator-api2`).
 //! - `tests`: the unit tests.
 
@@ -37,6 +39,8 @@ mod low_edge;
 mod stats;
 #[cfg(test)]
 mod tests;
+#[cfg(feature = "json")]
+mod window_copy;
 
 use core::alloc::Layout;
 use core::cell::Cell;

@@ -785,3 +785,55 @@ fn long_sequences_of_structs_read_in_place_at_the_low_edge_as_through_serde_json
         arena.check_invariants();
     }
 }
+
+/// Strings of every length up to past the reader's copy window (32 bytes), each after every
+/// amount of input before it (so the window of input ending with it is there or not), read as
+/// through serde_json: alone, in an array, as a key, and inside a `Value`.
+#[test]
+fn strings_of_every_length_after_every_offset_read_as_through_serde_json() {
+    for len in 0..=40 {
+        let text: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        for offset in 0..=40 {
+            let pad = " ".repeat(offset);
+            let doc = format!(r#"{pad}["{text}","{text}x",{{"{text}":"{text}"}}]"#);
+            arena_reads_alike!(doc.as_bytes();
+                Value<'_>, (&str, &str, Value<'_>), &[Value<'_>],
+            );
+            let alone = format!(r#"{pad}"{text}""#);
+            arena_reads_alike!(alone.as_bytes(); &str, Value<'_>);
+        }
+    }
+}
+
+/// Many strings of mixed lengths in small chunks: copies at every position of a chunk, and at
+/// its end, where there is no room for a whole window, keep their bytes.
+#[test]
+fn strings_across_chunk_edges_read_as_through_serde_json() {
+    let strings: Vec<String> = (0..20_000)
+        .map(|i| format!("\"{}\"", "s".repeat(i % 37)))
+        .collect();
+    let doc = format!("[{}]", strings.join(","));
+    let bump = bumpalo::Bump::new();
+    let mut de = serde_json::Deserializer::from_str(&doc);
+    let theirs: &[&str] = ArenaSeed::new(&bump).deserialize(&mut de).unwrap();
+    for chunk in [4 << 10, 64 << 10] {
+        let arena = arena_core::SlabArena::builder()
+            .pool(std::sync::Arc::new(arena_core::ChunkPool::new()))
+            .initial_chunk_size(chunk)
+            .max_chunk_size(chunk)
+            .build();
+        let ours: &[&str] = arena_core::json::from_str(&arena, &doc).unwrap();
+        assert_eq!(ours, theirs, "chunks of {chunk} bytes");
+        let value: Value<'_> = arena_core::json::from_str(&arena, &doc).unwrap();
+        let items = value.as_array().unwrap();
+        assert!(
+            items
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .eq(theirs.iter().copied())
+        );
+        arena.check_invariants();
+    }
+}

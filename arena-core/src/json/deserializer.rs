@@ -21,12 +21,15 @@ use super::seq_access::SeqAccess;
 use super::string;
 use super::variant_access::{UnitVariantAccess, VariantAccess};
 use super::whitespace;
-use crate::allocator::{BumpAllocator, BumpAllocatorExt};
+use crate::allocator::BumpAllocator;
 use crate::call;
 use crate::utf8;
 
 /// How many levels of arrays and objects serde_json reads: the 128th is refused.
 const DEPTH: u8 = 128;
+
+/// The longest string [`Deserializer::string_in`] copies a whole window of input at a time.
+const WINDOW: usize = 32;
 
 /// A string as read: borrowed from the input when it has no escape, else decoded into the
 /// reader's scratch buffer.
@@ -225,20 +228,44 @@ impl<'de> Deserializer<'de> {
 
     /// The string whose opening quote was just consumed, admitted by the call's limits when it
     /// may have any, and copied into `arena`, as `&str`'s and `Value`'s visitors copy it.
+    ///
+    /// A plain ASCII string of at most [`WINDOW`] bytes, with that many bytes of input up to
+    /// its end, is copied into a [`SlabArena`](crate::SlabArena) a whole window at a time,
+    /// with no branch on its length (see `SlabArena::try_alloc_window_tail`).
     #[inline(always)]
     pub(super) fn string_in<'bump, A: BumpAllocator + ?Sized>(
         &mut self,
         arena: &'bump A,
     ) -> Result<&'bump str, Refused> {
         let limited = self.limited;
-        let (Text::Borrowed(text) | Text::Copied(text)) = self.str()?;
-        if limited {
-            call::admit_str(text.len()).map_err(|_| Refused)?;
-        }
-        let bytes = arena
-            .try_alloc_slice_copy(text.as_bytes())
-            .map_err(|_| Refused)?;
-        // SAFETY: `bytes` is a byte-for-byte copy of a `str`, so it is valid UTF-8.
+        let bytes = match self.ascii_str() {
+            Ok((start, end)) => {
+                let n = end - start;
+                if limited {
+                    call::admit_str(n).map_err(|_| Refused)?;
+                }
+                let window = end
+                    .checked_sub(WINDOW)
+                    .and_then(|from| self.input[from..].first_chunk::<WINDOW>());
+                match (arena.as_slab_arena(), window) {
+                    (Some(slab), Some(window)) if n <= WINDOW => {
+                        slab.try_alloc_window_tail(window, n)
+                    }
+                    _ => arena.try_alloc_bytes(&self.input[start..end]),
+                }
+            }
+            Err(ascii_to) => {
+                let (Text::Borrowed(text) | Text::Copied(text)) =
+                    self.str_with_escapes_or_utf8(ascii_to)?;
+                if limited {
+                    call::admit_str(text.len()).map_err(|_| Refused)?;
+                }
+                arena.try_alloc_bytes(text.as_bytes())
+            }
+        };
+        let bytes = bytes.map_err(|_| Refused)?;
+        // SAFETY: `bytes` is a byte-for-byte copy of ASCII text or of a `str`, so it is valid
+        // UTF-8.
         Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
     }
 
@@ -296,19 +323,29 @@ impl<'de> Deserializer<'de> {
     /// Reads the string whose opening quote was just consumed, as `str` (UTF-8 checked).
     #[inline(always)]
     pub(super) fn str<'s>(&'s mut self) -> Result<Text<'de, 's, str>, Refused> {
-        // Most strings are ASCII without escapes: one run, borrowed.
+        match self.ascii_str() {
+            // SAFETY: every byte of the run is ASCII (`ascii_str`), so it is UTF-8.
+            Ok((start, end)) => Ok(Text::Borrowed(unsafe {
+                core::str::from_utf8_unchecked(&self.input[start..end])
+            })),
+            Err(ascii_to) => self.str_with_escapes_or_utf8(ascii_to),
+        }
+    }
+
+    /// The string whose opening quote was just consumed when it is plain ASCII (no escape, no
+    /// control character, no byte above ASCII), as most strings are: where its bytes start and
+    /// end in the input, its closing quote consumed. Otherwise where its plain ASCII run ends,
+    /// nothing consumed.
+    #[inline(always)]
+    fn ascii_str(&mut self) -> Result<(usize, usize), usize> {
         let start = self.pos;
         let end = string::ascii_run(self.input, start);
         if self.input.get(end) == Some(&b'"') {
             self.pos = end + 1;
-            let run = &self.input[start..end];
-            // SAFETY: every byte of the run is ASCII (`ascii_run` stops at the first above
-            // it), so it is UTF-8.
-            return Ok(Text::Borrowed(unsafe {
-                core::str::from_utf8_unchecked(run)
-            }));
+            Ok((start, end))
+        } else {
+            Err(end)
         }
-        self.str_with_escapes_or_utf8(end)
     }
 
     /// [`str`](Self::str) for a string with escapes or bytes above ASCII, whose bytes up to
