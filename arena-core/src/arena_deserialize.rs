@@ -128,6 +128,16 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
     #[doc(hidden)]
     const __SLICE_IS_SEQ: bool = true;
 
+    /// Whether a slice of `Self` reads a JSON array as the sequence of its elements, each with
+    /// its type's direct JSON path: as [`__SLICE_IS_SEQ`](Self::__SLICE_IS_SEQ) says for every
+    /// format, and `true` for pairs too, whose slice reads a sequence of pairs as well as a map
+    /// (a JSON array is the sequence).
+    ///
+    /// Not public API.
+    #[cfg(feature = "json")]
+    #[doc(hidden)]
+    const __JSON_ARRAY_IS_SEQ: bool = Self::__SLICE_IS_SEQ;
+
     /// Whether `Self` is a struct that reads a flattened field's entries by name, as a derived
     /// struct with named fields does: serde's flattened deserializer then hands it the entries
     /// named in its `FIELDS`, and nothing else, and [`__flat_field`](Self::__flat_field) tells

@@ -21,7 +21,7 @@
 //! under the same limits. So is a derived struct with named fields (see the derive's docs): it
 //! reads its object entry by entry, recognizing the entry it expects next by comparing it, as
 //! a compact serializer writes it (`,"name":`), with the bytes of the input, and its fields
-//! (integers, `f64`, strings, options, slices, structs) with their own direct paths.
+//! (integers, `f64`, strings, options, slices, tuples, structs) with their own direct paths.
 //! A string that a `&str` or a `Value` keeps is copied into the arena; into a
 //! [`SlabArena`](crate::SlabArena), a plain ASCII string of up to 32 bytes is copied as the 32
 //! bytes of input that end with it, written just below the arena's cursor and kept at its

@@ -897,7 +897,7 @@ where
 {
     use crate::json::{Array, Refused};
 
-    if !T::__SLICE_IS_SEQ {
+    if !T::__JSON_ARRAY_IS_SEQ {
         return T::__deserialize_slice(arena, reader);
     }
     let Some(mut array) = Array::open(&mut *reader)? else {

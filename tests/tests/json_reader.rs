@@ -837,3 +837,35 @@ fn strings_across_chunk_edges_read_as_through_serde_json() {
         arena.check_invariants();
     }
 }
+
+/// Tuples and slices of pairs read their arrays through their direct paths: exactly as many
+/// elements as the tuple has, whatever the whitespace, and a slice of pairs a map too; what
+/// serde_json refuses (too few or too many elements, a trailing comma, another value) is
+/// refused with its error.
+#[test]
+fn tuples_and_pairs_read_their_arrays_as_through_serde_json() {
+    let docs = [
+        "[1,2]",
+        " [ 1 , 2 ] ",
+        "[1]",
+        "[1,2,3]",
+        "[1,2,]",
+        "[]",
+        "{}",
+        "1",
+        "[[1,2],[3,4]]",
+        "[[1,2] , [3,4,5]]",
+        "[[1],[3,4]]",
+        "[[1,2],]",
+        r#"{"1":2,"3":4}"#,
+        "[[1.5,-2e3],[0,1e400]]",
+        "[[1,2],[3,4]] x",
+        "[[1,2]",
+    ];
+    for doc in docs {
+        arena_reads_alike!(doc.as_bytes();
+            (u8, u8), (f64,), (u8, u8, u8), &[(u8, u8)], &[(f64, f64)], &[&[(f64, f64)]],
+            &[(u8, u8, u8)], Option<(u8, u8)>, Value<'_>,
+        );
+    }
+}

@@ -1,5 +1,5 @@
-//! Tuples of 1 to 16 elements, read as serde reads them. A slice of pairs is a map: see
-//! [`map`](super::map).
+//! Tuples of 1 to 16 elements, read as serde reads them, and from the crate's JSON reader
+//! straight from its array. A slice of pairs is a map: see [`map`](super::map).
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -54,6 +54,31 @@ macro_rules! tuple_impl {
                 deserializer.deserialize_tuple($len, TupleVisitor::<Self, A> { arena, marker: PhantomData })
             }
 
+            /// A JSON array of exactly the tuple's length, each element read with its type's
+            /// direct path: what serde_json's `deserialize_tuple` accepts, read as it reads it.
+            #[cfg(feature = "json")]
+            #[allow(non_snake_case)]
+            #[inline]
+            fn __deserialize_json_in(
+                arena: &'bump A,
+                reader: &mut crate::json::Reader<'_>,
+            ) -> Result<Self, crate::json::Refused> {
+                use crate::json::{Array, Refused};
+
+                let mut array = Array::open(reader)?.ok_or(Refused)?;
+                $(
+                    if !array.next()? {
+                        return Err(Refused);
+                    }
+                    let $name = $name::__deserialize_json_in(arena, array.reader())?;
+                )+
+                if array.next()? {
+                    return Err(Refused);
+                }
+                array.close()?;
+                Ok(($($name,)+))
+            }
+
             $($hook)*
         }
     };
@@ -73,6 +98,10 @@ tuple_impl!(2 => (T0 0 T1 1)
     }
 
     const __SLICE_IS_SEQ: bool = false;
+
+    /// A JSON array of pairs reads as a sequence, each pair with its direct path.
+    #[cfg(feature = "json")]
+    const __JSON_ARRAY_IS_SEQ: bool = true;
 );
 tuple_impl!(3 => (T0 0 T1 1 T2 2));
 tuple_impl!(4 => (T0 0 T1 1 T2 2 T3 3));
