@@ -753,6 +753,15 @@ fn nesting_is_limited_as_in_serde_json_and_skipping_is_not() {
     }
 }
 
+/// A `SlabArena` of its own pool whose chunks all have `chunk` bytes.
+fn arena_of_chunks(chunk: usize) -> arena_core::SlabArena {
+    arena_core::SlabArena::builder()
+        .pool(std::sync::Arc::new(arena_core::ChunkPool::new()))
+        .initial_chunk_size(chunk)
+        .max_chunk_size(chunk)
+        .build()
+}
+
 /// A sequence long enough to leave the scratch stack for the low edge of a `SlabArena`'s chunk
 /// (and, in small chunks, to meet the strings coming down and move back to the stack), each
 /// element read in place in that block while its own strings and nested sequences are read:
@@ -775,11 +784,7 @@ fn long_sequences_of_structs_read_in_place_at_the_low_edge_as_through_serde_json
     let mut de = serde_json::Deserializer::from_str(&doc);
     let theirs: &[Point<'_>] = ArenaSeed::new(&bump).deserialize(&mut de).unwrap();
     for chunk in [64 << 10, 256 << 10, 4 << 20] {
-        let arena = arena_core::SlabArena::builder()
-            .pool(std::sync::Arc::new(arena_core::ChunkPool::new()))
-            .initial_chunk_size(chunk)
-            .max_chunk_size(chunk)
-            .build();
+        let arena = arena_of_chunks(chunk);
         let ours: &[Point<'_>] = arena_core::json::from_str(&arena, &doc).unwrap();
         assert_eq!(ours, theirs, "chunks of {chunk} bytes");
         arena.check_invariants();
@@ -819,11 +824,7 @@ fn strings_across_chunk_edges_read_as_through_serde_json() {
     let mut de = serde_json::Deserializer::from_str(&doc);
     let theirs: &[&str] = ArenaSeed::new(&bump).deserialize(&mut de).unwrap();
     for chunk in [4 << 10, 64 << 10] {
-        let arena = arena_core::SlabArena::builder()
-            .pool(std::sync::Arc::new(arena_core::ChunkPool::new()))
-            .initial_chunk_size(chunk)
-            .max_chunk_size(chunk)
-            .build();
+        let arena = arena_of_chunks(chunk);
         let ours: &[&str] = arena_core::json::from_str(&arena, &doc).unwrap();
         assert_eq!(ours, theirs, "chunks of {chunk} bytes");
         let value: Value<'_> = arena_core::json::from_str(&arena, &doc).unwrap();
