@@ -43,6 +43,11 @@ use core::ptr::{self, NonNull};
 
 use crate::allocator::{AllocError, BumpAllocator, BumpAllocatorExt};
 
+#[cfg(feature = "json")]
+mod lent_frame;
+#[cfg(feature = "json")]
+pub(crate) use lent_frame::LentFrame;
+
 /// Serde's cautious rule: never reserve more than 1 MiB because an input said so.
 const MAX_PREALLOC_BYTES: usize = 1024 * 1024;
 
@@ -91,6 +96,10 @@ struct Stack {
     /// capacity (a reallocation may copy all of it); lowered by a large frame's release.
     /// Always `<= cap`.
     high: Cell<usize>,
+    /// Whether the innermost frame is lent whole to a [`LentFrame`], which writes past `len`
+    /// without moving it: `len` then stands at `cap`, and `grow` refuses, so that a frame
+    /// opened above it can neither write into the lent room nor move the memory under it.
+    lent: Cell<bool>,
     /// Calls that gave pages back to the OS since the thread started.
     releases: Cell<u64>,
     /// The token the next frame gets; tokens are never reused.
@@ -106,6 +115,7 @@ impl Stack {
             len: Cell::new(0),
             top: Cell::new(0),
             high: Cell::new(0),
+            lent: Cell::new(false),
             releases: Cell::new(0),
             next_token: Cell::new(1),
         }
@@ -116,6 +126,10 @@ impl Stack {
     #[cold]
     #[inline(never)]
     fn grow(&self, bytes: usize) -> Result<(), AllocError> {
+        if self.lent.get() {
+            // A lent frame's writer holds pointers into the memory (see `lent`).
+            return Err(AllocError::size_overflow(BLOCK));
+        }
         // SAFETY: the stack is thread-local and `grow` calls no user code, so this is the only
         // access to `blocks` while it runs; no reference into it outlives a call (frames hold
         // offsets and re-read `base`).
@@ -564,9 +578,7 @@ impl<T> ScratchVec<T> {
         // none), disjoint from the stack; `move_tail_with` hands `copy` the `n` elements past
         // `from`, initialised, each moved once.
         unsafe {
-            self.move_tail_with(from, 1, |src, lo, hi| {
-                ptr::copy_nonoverlapping(src.add(lo), dst.add(lo), hi - lo);
-            });
+            self.move_tail_with(from, 1, |src, lo, hi| move_elements(src, dst, lo, hi));
             Ok(core::slice::from_raw_parts_mut(dst, n))
         }
     }
@@ -605,15 +617,7 @@ impl<T> ScratchVec<T> {
         // disjoint from the stack; `move_tail_with` hands `copy` the `2 * n` elements past
         // `from`, initialised, and each group `i` (elements `2 * i` and `2 * i + 1`) once.
         unsafe {
-            self.move_tail_with(from, 2, |src, lo, hi| {
-                for i in lo..hi {
-                    // Field by field: a pair made on the stack and then stored is copied
-                    // through it in pieces, and the wide loads stall on the narrow stores.
-                    let pair = dst.add(i);
-                    ptr::copy_nonoverlapping(src.add(2 * i), &raw mut (*pair).0, 1);
-                    ptr::copy_nonoverlapping(src.add(2 * i + 1), &raw mut (*pair).1, 1);
-                }
-            });
+            self.move_tail_with(from, 2, |src, lo, hi| move_pairs(src, dst, lo, hi));
             Ok(core::slice::from_raw_parts_mut(dst, n))
         }
     }
@@ -738,6 +742,43 @@ impl<T> ScratchVec<T> {
                 Ok(())
             }
             Frame::Heap(vec) => mem::take(vec).into_iter().try_for_each(f),
+        }
+    }
+}
+
+/// Moves the elements `lo..hi` from `src` to `dst`: the copy of
+/// [`ScratchVec::move_tail_into`].
+///
+/// # Safety
+///
+/// `src` holds `hi` initialised elements, which the caller gives up from `lo` on; `dst` is
+/// valid for writing `hi` elements, disjoint from them.
+#[cfg(feature = "json")]
+#[inline(always)]
+unsafe fn move_elements<T>(src: *const T, dst: *mut T, lo: usize, hi: usize) {
+    // SAFETY: the caller's promise.
+    unsafe { ptr::copy_nonoverlapping(src.add(lo), dst.add(lo), hi - lo) };
+}
+
+/// Moves the pairs `lo..hi`, elements `2 * lo..2 * hi` of `src` (a key, then its value), to
+/// `dst`: the copy of [`ScratchVec::move_pairs_into`].
+///
+/// # Safety
+///
+/// `src` holds `2 * hi` initialised elements, which the caller gives up from `2 * lo` on;
+/// `dst` is valid for writing `hi` pairs, disjoint from them.
+#[cfg(feature = "json")]
+#[inline(always)]
+unsafe fn move_pairs<T>(src: *const T, dst: *mut (T, T), lo: usize, hi: usize) {
+    for i in lo..hi {
+        // Field by field: a pair made on the stack and then stored is copied through it in
+        // pieces, and the wide loads stall on the narrow stores.
+        // SAFETY: the caller's promise covers pair `i` of `dst` and elements `2 * i` and
+        // `2 * i + 1` of `src`.
+        unsafe {
+            let pair = dst.add(i);
+            ptr::copy_nonoverlapping(src.add(2 * i), &raw mut (*pair).0, 1);
+            ptr::copy_nonoverlapping(src.add(2 * i + 1), &raw mut (*pair).1, 1);
         }
     }
 }

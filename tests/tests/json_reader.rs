@@ -753,6 +753,37 @@ fn nesting_is_limited_as_in_serde_json_and_skipping_is_not() {
     }
 }
 
+/// A `Value` whose arrays and objects are longer than a step of the scratch stack's large
+/// moves (2 MiB of nodes), nested in shorter ones and holding them, reads with the direct path
+/// alone as through serde_json: its long levels move into the arena in steps, its short ones
+/// straight from the node stack, and each keeps its nodes.
+#[test]
+fn long_arrays_and_objects_read_into_a_value_as_through_serde_json() {
+    use std::fmt::Write;
+    let n = 100_000;
+    let mut doc = String::from(r#"{"before":[1,"a",{"k":null}],"items":["#);
+    for i in 0..n {
+        if i > 0 {
+            doc.push(',');
+        }
+        match i % 4 {
+            0 => write!(doc, "{i}").unwrap(),
+            1 => write!(doc, r#""s{i}""#).unwrap(),
+            2 => write!(doc, r#"[{i},true]"#).unwrap(),
+            _ => write!(doc, r#"{{"k":{i}}}"#).unwrap(),
+        }
+    }
+    doc.push_str(r#"],"map":{"#);
+    for i in 0..n {
+        if i > 0 {
+            doc.push(',');
+        }
+        write!(doc, r#""k{i}":[{i}]"#).unwrap();
+    }
+    doc.push_str(r#"},"after":"end"}"#);
+    direct_reads_alike!(doc.as_bytes(); Value<'_>);
+}
+
 /// A `SlabArena` of its own pool whose chunks all have `chunk` bytes.
 fn arena_of_chunks(chunk: usize) -> arena_core::SlabArena {
     arena_core::SlabArena::builder()

@@ -12,7 +12,9 @@
 //! those of the levels around it, as sonic-rs's DOM parser stacks its nodes: an array or object
 //! that ends moves its own into the arena at their exact size and leaves the frame as its
 //! parent left it. Opening a level is then a few register operations, not a frame of its own
-//! and a slice builder.
+//! and a slice builder. The frame is lent whole to the reading ([`LentFrame`]), so a node's
+//! push is a compare and a store through pointers the reading holds, as sonic-rs's node buffer
+//! is.
 //!
 //! It reads what the visitor path reads over the same reader, node for node: `null` as
 //! `Unit`, a number as serde_json's visitor call makes it (`U64`, `I64` or `F64`), a string
@@ -30,7 +32,7 @@ use super::number::Number;
 use super::refused::Refused;
 use crate::allocator::BumpAllocator;
 use crate::call;
-use crate::scratch::ScratchVec;
+use crate::scratch::LentFrame;
 use crate::value::Value;
 
 /// How deep the direct path nests before it refuses, handing the document to the visitor path
@@ -46,10 +48,10 @@ const DIRECT_LEVELS: u8 = 32;
 struct Build<'bump, A: ?Sized> {
     arena: &'bump A,
     /// The elements of the open arrays and the entries of the open objects (a key, then its
-    /// value), one level's above the last's: one scratch frame for the whole value, where an
-    /// array or object that ends moves its own into the arena at their exact size, leaving
-    /// those of the levels around it.
-    nodes: ScratchVec<Value<'bump>>,
+    /// value), one level's above the last's: one scratch frame for the whole value, lent whole
+    /// so that a push is a compare and a store, where an array or object that ends moves its
+    /// own into the arena at their exact size, leaving those of the levels around it.
+    nodes: LentFrame<Value<'bump>>,
     /// Whether the call may have a byte budget, a length limit or a string length limit (the
     /// reader's [`limited`](Deserializer::limited)): lengths are checked and charged only
     /// then.
@@ -105,7 +107,7 @@ impl<'de> Deserializer<'de> {
         let levels = u8::try_from(call::levels_left()).unwrap_or(u8::MAX);
         let mut build = Build {
             arena,
-            nodes: ScratchVec::new(None).map_err(|_| Refused)?,
+            nodes: LentFrame::new().map_err(|_| Refused)?,
             limited: self.limited(),
             max_open: DIRECT_LEVELS.min(self.levels_open().saturating_add(levels)),
         };
@@ -204,7 +206,7 @@ impl<'de> Deserializer<'de> {
         }
         build.charge::<Value<'bump>>(n)?;
         let items = build.nodes.move_tail_into(base, build.arena);
-        items.map(|items| &*items).map_err(|_| Refused)
+        items.map_err(|_| Refused)
     }
 
     /// The entries of the object at the reading position (its `{` peeked), one level deeper.
@@ -280,6 +282,6 @@ impl<'de> Deserializer<'de> {
         }
         build.charge::<(Value<'bump>, Value<'bump>)>(n)?;
         let entries = build.nodes.move_pairs_into(base, build.arena);
-        entries.map(|entries| &*entries).map_err(|_| Refused)
+        entries.map_err(|_| Refused)
     }
 }
