@@ -24,6 +24,8 @@
 //! - [`chunk_math`]: the size arithmetic (chunk requests, growth, the bump step).
 //! - [`low_edge`]: the one block that grows up from the current chunk's bottom (a large
 //!   sequence being read, filled where it ends up).
+//! - `prefetch`: asking the cache for the lines below the cursor before a burst of writes
+//!   (the JSON reader's `Value` arrays and objects; feature `json`).
 //! - `window_copy`: a short copy that writes a whole window of input below the cursor, with
 //!   no branch on its length (the JSON reader's strings; feature `json`).
 //! - `allocator_api`: allocator-api2's `Allocator` for `&SlabArena` (feature `allocator-api2`).
@@ -36,6 +38,8 @@ mod checkpoint;
 mod chunk_list;
 mod chunk_math;
 mod low_edge;
+#[cfg(feature = "json")]
+mod prefetch;
 mod stats;
 #[cfg(test)]
 mod tests;

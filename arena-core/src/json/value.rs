@@ -226,7 +226,8 @@ impl<'de> Deserializer<'de> {
     /// Runs `read` on the array or object whose opening bracket is peeked, one level deeper
     /// for serde_json's count and for the call's depth limit (counted here, against the levels
     /// the limit had left when the value began), then consumes its `close`. Refuses past
-    /// [`DIRECT_LEVELS`].
+    /// [`DIRECT_LEVELS`]. In a [`SlabArena`](crate::SlabArena), it first asks the cache for
+    /// the lines the level will write (`SlabArena::prefetch_below_cursor`).
     #[inline(always)]
     fn level<'bump, A: BumpAllocator + ?Sized, T>(
         &mut self,
@@ -236,6 +237,11 @@ impl<'de> Deserializer<'de> {
     ) -> Result<T, Refused> {
         if self.levels_open() >= build.max_open {
             return Err(Refused);
+        }
+        // The level's strings and then its nodes are written below the arena's cursor: their
+        // lines are fetched while the level is parsed.
+        if let Some(slab) = build.arena.as_slab_arena() {
+            slab.prefetch_below_cursor();
         }
         let inner = self.nested(|de| read(de, build))?;
         if self.peek() != Some(close) {
