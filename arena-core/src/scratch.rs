@@ -10,7 +10,9 @@
 //! reused from one document to the next. A frame can also hold nested sequences itself, each
 //! one's elements above those of the sequences around it, each moving its own tail into the
 //! arena when it ends (`ScratchVec::move_tail_into`): the JSON `Value` reader builds a whole
-//! document's arrays and objects in one frame so.
+//! document's arrays and objects in one frame so, lent whole to it (`LentFrame`, in
+//! `lent_frame`: base, next and end pointers the reading holds, so a push is a compare and a
+//! store; while it is lent, a frame opened above it fails at its first push).
 //!
 //! Values left on the stack by a failed deserialization are leaked, never dropped, like every
 //! value in a bump arena.
