@@ -63,7 +63,7 @@ impl Default for ChunkPoolBuilder {
             min_chunk: DEFAULT_MIN_CHUNK,
             max_chunk: DEFAULT_MAX_CHUNK,
             reserve: Reserve::Auto,
-            huge_pages: HugePages::Off,
+            huge_pages: HugePages::Transparent,
             limit: None,
         }
     }
@@ -86,7 +86,8 @@ impl ChunkPoolBuilder {
         self
     }
 
-    /// Huge pages for large chunks (default [`HugePages::Off`]).
+    /// Huge pages for large chunks (default [`HugePages::Transparent`]: why, and what it
+    /// costs, is on [`HugePages`]).
     #[must_use]
     pub fn huge_pages(mut self, huge_pages: HugePages) -> Self {
         self.huge_pages = huge_pages;
