@@ -12,13 +12,13 @@ use super::size_class::PAGE;
 ///
 /// The default is [`Transparent`](Self::Transparent). A reader that fills a large arena
 /// writes megabytes of fresh lines spread over thousands of 4 KiB pages, and with normal
-/// pages much of its time goes to page walks (the TLB holds a few thousand entries; one 16 MiB
+/// pages part of its time goes to page walks (the TLB holds a few thousand entries; one 16 MiB
 /// chunk alone takes 4,096). With 2 MiB pages one chunk takes a few entries, and reading a
 /// large document is measurably faster (arena-bench's JSON and postcard cities). Chunks under
-/// 2 MiB are never advised, so small arenas are as
-/// with `Off`. The cost is the kernel's: a huge page is zeroed whole at its first touch (the
-/// pool keeps its chunks, so once per mapping), and with the system's THP `defrag` setting
-/// at `madvise` that first touch may compact memory. [`Off`](Self::Off) opts out.
+/// 2 MiB are never advised, so small arenas are as with `Off`. The cost is the kernel's: a
+/// huge page is zeroed whole at its first touch (the pool keeps its chunks, so once per
+/// mapping), and with the system's THP `defrag` setting at `madvise` that first touch may
+/// compact memory. [`Off`](Self::Off) opts out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HugePages {
     /// Normal pages only.
