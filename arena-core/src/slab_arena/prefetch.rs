@@ -11,17 +11,8 @@
 
 use super::SlabArena;
 
-/// How many cache lines below the cursor [`SlabArena::prefetch_below_cursor`] asks for: about
-/// what one object of a typical document takes in the arena (its strings and its entries).
-#[cfg(target_arch = "x86_64")]
-const LINES: usize = 8;
-
-/// A cache line's size on the targets that prefetch here.
-#[cfg(target_arch = "x86_64")]
-const LINE: usize = 64;
-
 impl SlabArena {
-    /// Asks the CPU to bring the `LINES` cache lines below the cursor's own into its cache,
+    /// Asks the CPU to bring the 8 cache lines below the cursor's own into its cache,
     /// for the allocations that follow; a hint, with no effect on what the arena holds. A
     /// no-op where the target has no prefetch instruction in stable Rust (it has one on
     /// x86_64).
@@ -30,6 +21,11 @@ impl SlabArena {
         #[cfg(target_arch = "x86_64")]
         {
             use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            /// How many lines: about what one object of a typical document takes in the
+            /// arena (its strings and its entries).
+            const LINES: usize = 8;
+            /// A cache line's size on x86_64.
+            const LINE: usize = 64;
             let cursor = self.cursor.get();
             for line in 1..=LINES {
                 // `wrapping_sub` computes the address without claiming it is in the chunk.
