@@ -16,6 +16,9 @@
 //!
 //! The few methods whose answer depends on the input's own nodes (an option, a newtype, an
 //! enum) are each reader's own.
+//!
+//! Reading a sequence or map to its end asks the input for nothing past the end the visitor
+//! was handed ([`EndTracked`]): a format may read a terminator as it hands out the end.
 
 use core::fmt;
 
@@ -290,6 +293,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
             return Err(S::Error::invalid_type(Unexpected::Seq, &self.visitor));
         }
         let len = seq.size_hint();
+        let mut seq = EndTracked::new(seq);
         let value = self.visitor.visit_seq(&mut seq)?;
         end_seq(&mut seq, len)?;
         Ok(value)
@@ -308,6 +312,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
             return Err(M::Error::invalid_type(Unexpected::Map, &self.visitor));
         }
         let len = map.size_hint();
+        let mut map = EndTracked::new(map);
         let value = self.visitor.visit_map(&mut map)?;
         end_map(&mut map, len)?;
         Ok(value)
@@ -337,11 +342,99 @@ pub(crate) fn wide_invalid_type<E: Error>(
     )
 }
 
+/// A sequence or map access that remembers whether it has handed out its end (`None`), and
+/// answers `None` again without asking the format, so that [`end_seq`] and [`end_map`] read
+/// nothing past the end. A format may consume a terminator as it hands out the end: cbor4ii
+/// reads the break byte of an indefinite-length array or map (which serde writes for a struct
+/// with a flattened field) then, and asked again it reads past it, into the enclosing value or
+/// off the end of the input. serde's buffer, whose replay ends at the buffer's end, never asks.
+pub(crate) struct EndTracked<A> {
+    access: A,
+    ended: bool,
+}
+
+impl<A> EndTracked<A> {
+    /// `access`, its end not handed out yet.
+    #[inline(always)]
+    pub(crate) const fn new(access: A) -> Self {
+        Self {
+            access,
+            ended: false,
+        }
+    }
+
+    /// `None` once the end was handed out; else what `next` asks `access` for, the end noted.
+    /// The result is handed on whole, not unwrapped and wrapped again: a moved `Option` of a
+    /// large element would cost copies on every element.
+    #[inline(always)]
+    fn next<T, E>(
+        &mut self,
+        next: impl FnOnce(&mut A) -> Result<Option<T>, E>,
+    ) -> Result<Option<T>, E> {
+        if self.ended {
+            return Ok(None);
+        }
+        let next = next(&mut self.access);
+        if let Ok(None) = next {
+            self.ended = true;
+        }
+        next
+    }
+}
+
+impl<'de, S: SeqAccess<'de>> SeqAccess<'de> for EndTracked<S> {
+    type Error = S::Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, S::Error> {
+        self.next(|seq| seq.next_element_seed(seed))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        self.access.size_hint()
+    }
+}
+
+impl<'de, M: MapAccess<'de>> MapAccess<'de> for EndTracked<M> {
+    type Error = M::Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, M::Error> {
+        self.next(|map| map.next_key_seed(seed))
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, M::Error> {
+        self.access.next_value_seed(seed)
+    }
+
+    #[inline]
+    fn next_entry_seed<K: DeserializeSeed<'de>, V: DeserializeSeed<'de>>(
+        &mut self,
+        kseed: K,
+        vseed: V,
+    ) -> Result<Option<(K::Value, V::Value)>, M::Error> {
+        self.next(|map| map.next_entry_seed(kseed, vseed))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        self.access.size_hint()
+    }
+}
+
 /// Whether the visitor read every element of `seq`, which held `len` when it was handed over
 /// (its size hint); the length error if not.
 #[inline]
 pub(crate) fn end_seq<'de, S: SeqAccess<'de>>(
-    seq: &mut S,
+    seq: &mut EndTracked<S>,
     len: Option<usize>,
 ) -> Result<(), S::Error> {
     match seq.next_element::<IgnoredContent>()? {
@@ -354,7 +447,7 @@ pub(crate) fn end_seq<'de, S: SeqAccess<'de>>(
 /// (its size hint); the length error if not.
 #[inline]
 pub(crate) fn end_map<'de, M: MapAccess<'de>>(
-    map: &mut M,
+    map: &mut EndTracked<M>,
     len: Option<usize>,
 ) -> Result<(), M::Error> {
     match map.next_entry::<IgnoredContent, IgnoredContent>()? {

@@ -1,4 +1,5 @@
-//! The five formats (six encodings: MessagePack both compact and with struct maps), each
+//! The five formats (seven encodings: MessagePack both compact and with struct maps, CBOR both
+//! as serde writes it and with every map of indefinite length), each
 //! serializing with serde and driving a `DeserializeSeed` exactly as the format's own
 //! `from_slice`-style helper does (so trailing-input rules match the format's); postcard and
 //! bincode twice, the second time read with [`ArenaSeed::str_as_bytes`].
@@ -32,6 +33,9 @@ pub enum Format {
     MsgPackNamed,
     /// cbor4ii.
     Cbor,
+    /// cbor4ii, every map written again with indefinite length
+    /// ([`indefinite_maps`](crate::cbor_indefinite::indefinite_maps)).
+    CborIndefinite,
     /// postcard, strings read by the arena as bytes ([`ArenaSeed::str_as_bytes`]).
     PostcardStrAsBytes,
     /// bincode, strings read by the arena as bytes ([`ArenaSeed::str_as_bytes`]).
@@ -40,13 +44,14 @@ pub enum Format {
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Json,
         Format::Postcard,
         Format::Bincode,
         Format::MsgPack,
         Format::MsgPackNamed,
         Format::Cbor,
+        Format::CborIndefinite,
         Format::PostcardStrAsBytes,
         Format::BincodeStrAsBytes,
     ];
@@ -58,6 +63,11 @@ impl Format {
             Format::BincodeStrAsBytes => Format::Bincode,
             other => other,
         }
+    }
+
+    /// Whether the format is CBOR, in either encoding.
+    pub const fn is_cbor(self) -> bool {
+        matches!(self, Format::Cbor | Format::CborIndefinite)
     }
 
     /// Whether the input describes its own types (everything but postcard and bincode).
@@ -102,6 +112,9 @@ impl Format {
             Format::MsgPack => rmp_serde::to_vec(value).expect("msgpack serializes"),
             Format::MsgPackNamed => rmp_serde::to_vec_named(value).expect("msgpack serializes"),
             Format::Cbor => cbor4ii::serde::to_vec(Vec::new(), value).expect("cbor serializes"),
+            Format::CborIndefinite => {
+                crate::cbor_indefinite::indefinite_maps(&Format::Cbor.to_bytes(value))
+            }
         }
     }
 
@@ -139,7 +152,7 @@ impl Format {
                 let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
                 seed.deserialize(&mut de).map_err(text)
             }
-            Format::Cbor => {
+            Format::Cbor | Format::CborIndefinite => {
                 let reader = cbor4ii::core::utils::SliceReader::new(bytes);
                 let mut de = cbor4ii::serde::Deserializer::new(reader);
                 seed.deserialize(&mut de).map_err(text)

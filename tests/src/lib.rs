@@ -1,5 +1,6 @@
 //! Helpers shared by the cross-crate tests: every format driven the same way, and every arena.
 
+pub mod cbor_indefinite;
 pub mod corruption;
 pub mod derive_support;
 pub mod formats;

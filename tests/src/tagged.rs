@@ -7,7 +7,7 @@ use arena_core::ArenaDeserialize;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::Format::{self, Cbor, Json, MsgPack, MsgPackNamed};
+use crate::Format::{self, Cbor, CborIndefinite, Json, MsgPack, MsgPackNamed};
 use crate::derive_support::{Pairs, SameAs};
 use crate::shapes::{OwnedShape, Shape, shape};
 use crate::twins;
@@ -159,7 +159,7 @@ pub fn event() -> impl Strategy<Value = OwnedEvent> {
 }
 
 /// The self-describing formats, where an internally tagged enum can be read at all.
-pub const SELF_DESCRIBING: [Format; 4] = [Json, MsgPack, MsgPackNamed, Cbor];
+pub const SELF_DESCRIBING: [Format; 5] = [Json, MsgPack, MsgPackNamed, Cbor, CborIndefinite];
 
 /// `value`'s top-level map (as serde writes it) with the key `tag` moved to `position` (modulo
 /// the number of entries), written as a map in every self-describing format: the tag first

@@ -871,6 +871,58 @@ enum OwnedReading {
     Sample { value: f64, unit: String },
 }
 
+#[derive(ArenaDeserialize, Debug, PartialEq)]
+#[arena(tag = "type")]
+enum Series<'bump> {
+    Values {
+        values: &'bump [u32],
+        unit: &'bump str,
+    },
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type")]
+enum OwnedSeries {
+    Values { values: Vec<u32>, unit: String },
+}
+
+/// CBOR maps and arrays of indefinite length (serde writes a struct with a flattened field as
+/// one) end with a break byte, which cbor4ii reads as it hands out the end: a variant's content,
+/// read to its end, must not ask for an entry after that, or it reads past the break into the
+/// value after the enum. Read with the tag first (streamed) and last (buffered), the variant's
+/// array indefinite too, the enum followed by another value in an array.
+#[test]
+fn indefinite_length_cbor_content_is_read_to_its_end_and_no_further() {
+    use arena_tests::cbor_indefinite::{indefinite, indefinite_maps};
+    let series = OwnedSeries::Values {
+        values: vec![1, 2, 3],
+        unit: "K".to_owned(),
+    };
+    let tag_first = Cbor.to_bytes(&series);
+    let tag_last = Cbor.to_bytes(&arena_tests::tagged::TagAt::new(&series, "type", 2));
+    for enum_bytes in [tag_first, tag_last] {
+        for rewritten in [indefinite_maps(&enum_bytes), indefinite(&enum_bytes)] {
+            // [enum, 7]: a definite array of two, the enum's containers indefinite.
+            let bytes = [&[0x82][..], &rewritten, &[0x07]].concat();
+            let owned: (OwnedSeries, u8) = cbor4ii::serde::from_slice(&bytes).unwrap();
+            assert_eq!(owned, (series.clone(), 7));
+            arena_tests::with_each_arena!(|arena| {
+                let read: (Series<'_>, u8) = arena_core::cbor::from_slice(arena, &bytes).unwrap();
+                assert_eq!(
+                    read,
+                    (
+                        Series::Values {
+                            values: &[1, 2, 3],
+                            unit: "K"
+                        },
+                        7
+                    )
+                );
+            });
+        }
+    }
+}
+
 /// The content of a tag-first variant streams, but reads as serde reads it from its buffer:
 /// in CBOR, whose own reader refuses an integer where a float is asked, a float field takes an
 /// integer (serde's buffer visits what the input held), and an unknown field's value is read

@@ -81,7 +81,9 @@ where
         Format::MsgPack | Format::MsgPackNamed => {
             arena_core::msgpack::from_slice(arena, bytes).map_err(|e| e.to_string())
         }
-        Format::Cbor => arena_core::cbor::from_slice(arena, bytes).map_err(|e| e.to_string()),
+        Format::Cbor | Format::CborIndefinite => {
+            arena_core::cbor::from_slice(arena, bytes).map_err(|e| e.to_string())
+        }
         Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("wire() maps them"),
     }
 }
@@ -107,7 +109,9 @@ where
         Format::MsgPack | Format::MsgPackNamed => {
             arena_core::msgpack::from_slice_seed(seed, bytes).map_err(|e| e.to_string())
         }
-        Format::Cbor => arena_core::cbor::from_slice_seed(seed, bytes).map_err(|e| e.to_string()),
+        Format::Cbor | Format::CborIndefinite => {
+            arena_core::cbor::from_slice_seed(seed, bytes).map_err(|e| e.to_string())
+        }
         Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("wire() maps them"),
     }
 }
@@ -133,7 +137,9 @@ fn helper_accepts(format: Format, bytes: &[u8]) -> bool {
         Format::MsgPack | Format::MsgPackNamed => {
             rmp_serde::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
         }
-        Format::Cbor => cbor4ii::serde::from_slice::<serde::de::IgnoredAny>(bytes).is_ok(),
+        Format::Cbor | Format::CborIndefinite => {
+            cbor4ii::serde::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+        }
         Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("wire() maps them"),
     }
 }
@@ -336,7 +342,7 @@ fn errors_are_the_formats_own() {
                         "{err:?}"
                     );
                 }
-                Format::Cbor => {
+                Format::Cbor | Format::CborIndefinite => {
                     let err: cbor4ii::serde::DecodeError<std::convert::Infallible> =
                         arena_core::cbor::from_slice::<Entry<'_>, _>(arena, cut).unwrap_err();
                     assert!(
@@ -447,9 +453,9 @@ fn owned_rich(format: Format) -> OwnedRich {
         blob: ByteBuf::bytes(&(0..=255).collect::<Vec<u8>>()),
         byte_seq: ByteBuf {
             bytes: vec![0, 1, 0xFF, b'x'],
-            as_seq: format.wire() != Format::Cbor,
+            as_seq: !format.is_cbor(),
         },
-        text: if format.wire() == Format::Cbor {
+        text: if format.is_cbor() {
             Text::Bytes(ByteBuf::bytes(b"text as BStr"))
         } else {
             Text::Str("text as BStr".to_owned())
@@ -551,8 +557,10 @@ where
         Format::MsgPack | Format::MsgPackNamed => {
             arena_core::msgpack::from_reader_seed(seed, reader).map_err(|e| e.to_string())
         }
-        Format::Cbor => arena_core::cbor::from_reader_seed(seed, BufReader::new(reader))
-            .map_err(|e| e.to_string()),
+        Format::Cbor | Format::CborIndefinite => {
+            arena_core::cbor::from_reader_seed(seed, BufReader::new(reader))
+                .map_err(|e| e.to_string())
+        }
         Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("wire() maps them"),
     }
 }
@@ -675,7 +683,9 @@ fn reader_helper_accepts(format: Format, reader: &mut &[u8]) -> bool {
         Format::MsgPack | Format::MsgPackNamed => {
             rmp_serde::from_read::<_, serde::de::IgnoredAny>(reader).is_ok()
         }
-        Format::Cbor => cbor4ii::serde::from_reader::<serde::de::IgnoredAny, _>(reader).is_ok(),
+        Format::Cbor | Format::CborIndefinite => {
+            cbor4ii::serde::from_reader::<serde::de::IgnoredAny, _>(reader).is_ok()
+        }
         Format::PostcardStrAsBytes | Format::BincodeStrAsBytes => unreachable!("wire() maps them"),
     }
 }
@@ -697,7 +707,7 @@ fn from_reader_treats_trailing_input_as_the_formats_reader_helper() {
                 let mut rest = &longer[..];
                 // `&mut &[u8]` is a `BufRead`: CBOR reads it without a buffer of the test's.
                 let read = match format {
-                    Format::Cbor => {
+                    Format::Cbor | Format::CborIndefinite => {
                         arena_core::cbor::from_reader::<Entry<'_>, _, _>(arena, &mut rest)
                             .map_err(|e| e.to_string())
                     }
@@ -730,7 +740,9 @@ fn from_reader_reads_a_stream_of_messages_one_call_each() {
             let mut reader = BufReader::new(&stream[..]);
             for expected in &words {
                 let read: &[&str] = match format {
-                    Format::Cbor => arena_core::cbor::from_reader(arena, &mut reader).unwrap(),
+                    Format::Cbor | Format::CborIndefinite => {
+                        arena_core::cbor::from_reader(arena, &mut reader).unwrap()
+                    }
                     _ => reader_entry_point(format, arena, &mut reader).unwrap(),
                 };
                 assert_eq!(read, expected.as_slice(), "{format}");
@@ -856,7 +868,7 @@ fn assert_broken_read<A: BumpAllocator + ?Sized>(
                 "{how:?}: {err:?}"
             );
         }
-        Format::Cbor => {
+        Format::Cbor | Format::CborIndefinite => {
             use cbor4ii::core::error::DecodeError as Core;
             let err =
                 arena_core::cbor::from_reader::<Entry<'_>, _, _>(arena, BufReader::new(reader))

@@ -32,7 +32,7 @@ use serde::de::{
 use super::buffer::with_buffer;
 use super::tag_or_value::{TagOrValue, TagOrValueSeed};
 use crate::arena_deserialize::NestedSeed;
-use crate::buffer_rules::{end_map, end_seq};
+use crate::buffer_rules::{EndTracked, end_map, end_seq};
 use crate::slice_builder::{self, BuildError, SliceBuilder};
 use crate::{BumpAllocator, Value, ValueDeserializer};
 
@@ -94,6 +94,7 @@ where
             return Err(Q::Error::missing_field(self.tag));
         };
         let content_len = seq.size_hint();
+        let mut seq = EndTracked::new(seq);
         let value =
             DeserializeSeed::deserialize((self.seed)(tag), SeqAccessDeserializer::new(&mut seq))?;
         end_seq(&mut seq, content_len)?;
@@ -109,10 +110,10 @@ where
             match map.next_key_seed(read)? {
                 Some(TagOrValue::Tag) => {
                     let tag = map.next_value::<T>()?;
-                    let mut rest = TagGuard {
+                    let mut rest = EndTracked::new(TagGuard {
                         map: &mut map,
                         tag: self.tag,
-                    };
+                    });
                     let content_len = rest.size_hint();
                     let value = DeserializeSeed::deserialize(
                         (self.seed)(tag),
