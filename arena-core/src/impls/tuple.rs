@@ -8,6 +8,7 @@ use serde::Deserializer;
 use serde::de::{Error, SeqAccess, Visitor};
 
 use crate::arena_deserialize::NestedSeed;
+use crate::slot::{Filled, Slot, SlotVisitor};
 use crate::{ArenaDeserialize, BumpAllocator};
 
 struct TupleVisitor<'bump, T, A: ?Sized> {
@@ -52,6 +53,19 @@ macro_rules! tuple_impl {
                 deserializer: D,
             ) -> Result<Self, D::Error> {
                 deserializer.deserialize_tuple($len, TupleVisitor::<Self, A> { arena, marker: PhantomData })
+            }
+
+            /// Built in the slot: a slice of tuples (of pairs of floats, say) gets each element
+            /// written in place by the call that reads it, not returned through memory and
+            /// copied, which stalls on every element (see `slot`).
+            #[inline]
+            fn __deserialize_into<'de, 's, D: Deserializer<'de>>(
+                arena: &'bump A,
+                deserializer: D,
+                slot: Slot<'s, Self>,
+            ) -> Result<Filled<'s>, D::Error> {
+                let visitor = TupleVisitor::<Self, A> { arena, marker: PhantomData };
+                deserializer.deserialize_tuple($len, SlotVisitor::new(visitor, slot))
             }
 
             /// A JSON array of exactly the tuple's length, each element read with its type's
