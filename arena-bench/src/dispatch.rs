@@ -3,7 +3,9 @@
 //! [`CellVisitor`], and [`measure_cell`] reaches the generic [`measure`] that way.
 
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
-use crate::format::{Bincode, Format, FormatId, Json, JsonSerde, JsonSonic, MsgPack, Postcard};
+use crate::format::{
+    Bincode, Cbor, Format, FormatId, Json, JsonSerde, JsonSonic, MsgPack, Postcard,
+};
 use crate::measure::{Plan, Row, measure};
 use crate::strategy::{
     Borrowed, Fresh, InPlace, Multitude, Ours, Owned, Reused, Strategy, ViaValue,
@@ -32,6 +34,7 @@ pub fn dispatch<V: CellVisitor>(
         FormatId::Postcard => with_dataset::<Postcard, V>(dataset, strategy, visitor),
         FormatId::Bincode => with_dataset::<Bincode, V>(dataset, strategy, visitor),
         FormatId::MsgPack => with_dataset::<MsgPack, V>(dataset, strategy, visitor),
+        FormatId::Cbor => with_dataset::<Cbor, V>(dataset, strategy, visitor),
         FormatId::Json => with_dataset::<Json, V>(dataset, strategy, visitor),
         FormatId::JsonSerde => with_dataset::<JsonSerde, V>(dataset, strategy, visitor),
         FormatId::JsonSonic => with_dataset::<JsonSonic, V>(dataset, strategy, visitor),

@@ -1,4 +1,4 @@
-//! The formats: postcard, bincode 2, MessagePack and JSON, each driving a serde seed; JSON
+//! The formats: postcard, bincode 2, MessagePack, CBOR and JSON, each driving a serde seed; JSON
 //! three times over the same bytes: `json`, what a user calls (the arena strategies through
 //! `arena_core::json::from_slice` and its reader, the others through serde_json), `json-serde`
 //! (every strategy through serde_json, the arena strategies through an `ArenaSeed` on it) and
@@ -152,6 +152,39 @@ impl Format for MsgPack {
     }
 }
 
+/// CBOR (cbor4ii), structs written as maps with their field names. Every strategy reads it
+/// through cbor4ii's serde `Deserializer`, the arena strategies through
+/// `arena_core::cbor::from_slice` (arena-core has no CBOR reader of its own).
+#[derive(Debug)]
+pub struct Cbor;
+
+impl Format for Cbor {
+    const NAME: &'static str = "cbor";
+
+    fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
+        cbor4ii::serde::to_vec(Vec::new(), value).map_err(|e| e.to_string())
+    }
+
+    #[inline]
+    fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value, String> {
+        let mut de =
+            cbor4ii::serde::Deserializer::new(cbor4ii::core::utils::SliceReader::new(input));
+        seed.deserialize(&mut de).map_err(|e| e.to_string())
+    }
+
+    #[inline]
+    fn decode_arena<'bump, T, A>(input: &[u8], seed: ArenaSeed<'bump, T, A>) -> Result<T, String>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized,
+    {
+        arena_core::cbor::from_slice_seed(seed, input).map_err(|e| e.to_string())
+    }
+}
+
 /// JSON, read from bytes: by serde_json, and by arena-core's own reader for the arena
 /// strategies (`arena_core::json::from_slice`, what a user of the toolkit calls).
 #[derive(Debug)]
@@ -253,17 +286,21 @@ pub enum FormatId {
     JsonSerde,
     /// [`JsonSonic`].
     JsonSonic,
+    /// [`Cbor`].
+    Cbor,
 }
 
 impl FormatId {
-    /// Every format, in report order.
-    pub const ALL: [Self; 6] = [
+    /// Every format, in report order: the matrix's four, then the formats read through
+    /// parsers arena-core does not own.
+    pub const ALL: [Self; 7] = [
         Self::Postcard,
         Self::Bincode,
         Self::MsgPack,
         Self::Json,
         Self::JsonSerde,
         Self::JsonSonic,
+        Self::Cbor,
     ];
 
     /// The name in rows and on the command line.
@@ -273,6 +310,7 @@ impl FormatId {
             Self::Postcard => Postcard::NAME,
             Self::Bincode => Bincode::NAME,
             Self::MsgPack => MsgPack::NAME,
+            Self::Cbor => Cbor::NAME,
             Self::Json => Json::NAME,
             Self::JsonSerde => JsonSerde::NAME,
             Self::JsonSonic => JsonSonic::NAME,
@@ -295,6 +333,7 @@ impl FormatId {
             Self::Postcard => Postcard::encode(value),
             Self::Bincode => Bincode::encode(value),
             Self::MsgPack => MsgPack::encode(value),
+            Self::Cbor => Cbor::encode(value),
             Self::Json | Self::JsonSerde => Json::encode(value),
             Self::JsonSonic => JsonSonic::encode(value),
         }

@@ -3,8 +3,9 @@
 //!
 //! `cargo run --release -p arena-bench` generates a synthetic city and two synthetic event
 //! streams (serde's tagged and untagged enums and `flatten`: each event's tag first, and the
-//! same events with each tag last, in JSON and MessagePack only), reads the json-benchmark
-//! corpus, writes every document in postcard, bincode 2, MessagePack and JSON, and measures
+//! same events with each tag last, in the self-describing formats only), reads the
+//! json-benchmark corpus, writes every document in postcard, bincode 2, MessagePack, CBOR and
+//! JSON, and measures
 //! every strategy on every document: owned types under the system allocator and mimalloc,
 //! serde's `deserialize_in_place`, zero-copy borrowing, `#[derive(ArenaDeserialize)]` into
 //! bump arenas (for JSON also through an `arena_core::Value`, parsed and then replayed into the

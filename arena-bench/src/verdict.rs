@@ -136,7 +136,8 @@ pub enum CellGroup {
     Large,
     /// The synthetic event streams, in the formats that carry them.
     EventStreams,
-    /// Any other cell: a format beyond the matrix's four, such as JSON through sonic-rs.
+    /// Any other cell: a format read through a parser arena-core does not own, JSON through
+    /// serde_json's or sonic-rs's serde path, or CBOR through cbor4ii.
     Other,
 }
 
@@ -187,7 +188,7 @@ impl CellGroup {
             }
             Self::Large => "large-document cells (city-large)",
             Self::EventStreams => "event-stream cells (events, events-tag-last)",
-            Self::Other => "cells of other formats (json-serde, json-sonic)",
+            Self::Other => "cells of other formats (json-serde, json-sonic, cbor)",
         }
     }
 }

@@ -164,7 +164,7 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
     let out = out_dir("city");
     // 20 KB: a few hundred citizens, fast even in a debug build.
     let report = run(&out, &["--dataset", "city", "--size", "20KB"]);
-    check_rows(&report, 6, 1, &StrategyId::ALL);
+    check_rows(&report, 7, 1, &StrategyId::ALL);
     let figures = report.figures.expect("the figures ran");
     assert!(figures.errors.is_empty(), "{:?}", figures.errors);
     assert_eq!(figures.latency.len(), 4);
@@ -188,7 +188,7 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
         "no figures in report.md"
     );
     // One verdict per format measured: the matrix's four, then JSON through serde_json and
-    // sonic-rs apart.
+    // sonic-rs and CBOR through cbor4ii apart.
     let cells: Vec<String> = report
         .verdicts
         .iter()
@@ -202,22 +202,23 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
             "msgpack/city",
             "json/city",
             "json-serde/city",
-            "json-sonic/city"
+            "json-sonic/city",
+            "cbor/city"
         ]
     );
     let groups: Vec<CellGroup> = report.verdicts.iter().map(|v| v.group).collect();
     assert_eq!(groups[..4], [CellGroup::Matrix; 4]);
-    assert_eq!(groups[4..], [CellGroup::Other; 2]);
+    assert_eq!(groups[4..], [CellGroup::Other; 3]);
     let summary = &report.summary;
     assert_eq!(summary.len(), 3, "{summary:?}");
-    assert_eq!((summary[0].group, summary[0].cells), (None, 6));
+    assert_eq!((summary[0].group, summary[0].cells), (None, 7));
     assert_eq!(
         (summary[1].group, summary[1].cells),
         (Some(CellGroup::Matrix), 4)
     );
     assert_eq!(
         (summary[2].group, summary[2].cells),
-        (Some(CellGroup::Other), 2)
+        (Some(CellGroup::Other), 3)
     );
     assert!(
         table.contains(&summary[1].line()),
@@ -362,13 +363,14 @@ fn the_event_streams_run_in_every_json_and_msgpack_and_say_what_they_skip() {
             "--no-figures",
         ],
     );
-    // Every format was asked for: JSON (through each parser) and MessagePack are measured,
-    // the other two skipped.
-    check_rows(&report, 4, 2, &measured);
+    // Every format was asked for: JSON (through each parser), MessagePack and CBOR are
+    // measured, postcard and bincode skipped.
+    check_rows(&report, 5, 2, &measured);
     for r in &report.rows {
         assert!(
-            ["json", "json-serde", "json-sonic", "msgpack"].contains(&r.row.format.as_str()),
-            "{}: the event streams are JSON and MessagePack only",
+            ["json", "json-serde", "json-sonic", "msgpack", "cbor"]
+                .contains(&r.row.format.as_str()),
+            "{}: the event streams are JSON, MessagePack and CBOR only",
             r.name
         );
     }

@@ -16,7 +16,7 @@
 //!   whole event before it knows the variant.
 //!
 //! Both read into the same model and so the same digest. Only self-describing formats carry
-//! them (serde reads these representations with `deserialize_any`): JSON and MessagePack.
+//! them (serde reads these representations with `deserialize_any`): JSON, MessagePack and CBOR.
 //! multitude's derive refuses them at compile time, so the multitude strategies are not
 //! measured ([`SKIPPED_FORMAT`], [`SKIPPED_MULTITUDE`]).
 
@@ -24,7 +24,7 @@ use arena_core::{ArenaSeed, Value};
 
 use super::Dataset;
 use super::splitmix::SplitMix;
-use crate::format::{Format, FormatId, Json, MsgPack};
+use crate::format::{Cbor, Format, FormatId, Json, MsgPack};
 use crate::model::NoModel;
 
 crate::model! {
@@ -349,7 +349,7 @@ pub fn generate(msgpack_bytes: usize) -> owned::Events {
 ///
 /// # Errors
 ///
-/// For a format other than JSON (either parser's) and MessagePack, or the format's error.
+/// For a format other than JSON (either parser's), MessagePack and CBOR, or the format's error.
 pub fn write_tag_last(format: FormatId, events: &owned::Events) -> Result<Vec<u8>, String> {
     let tag_first = format.encode(events)?;
     let arena = bumpalo::Bump::new();
@@ -359,6 +359,7 @@ pub fn write_tag_last(format: FormatId, events: &owned::Events) -> Result<Vec<u8
             Json::decode_seed(&tag_first, seed)?
         }
         FormatId::MsgPack => MsgPack::decode_seed(&tag_first, seed)?,
+        FormatId::Cbor => Cbor::decode_seed(&tag_first, seed)?,
         FormatId::Postcard | FormatId::Bincode => return Err(SKIPPED_FORMAT.to_owned()),
     };
     format.encode(&move_tags_last(&arena, document)?)
@@ -391,12 +392,12 @@ mod tests {
 
     use super::{Events, EventsTagLast, TAG, arena, generate, owned, write_tag_last};
     use crate::datasets::Dataset;
-    use crate::format::{Format, FormatId, Json, MsgPack};
+    use crate::format::{Cbor, Format, FormatId, Json, MsgPack};
     use crate::model::digest_of;
     use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator, Value};
 
     /// The formats the event streams are written in.
-    const FORMATS: [FormatId; 2] = [FormatId::Json, FormatId::MsgPack];
+    const FORMATS: [FormatId; 3] = [FormatId::Json, FormatId::MsgPack, FormatId::Cbor];
 
     /// Reads `bytes` (in `format`) with `seed`.
     fn decode<'de, S: serde::de::DeserializeSeed<'de>>(
@@ -407,6 +408,7 @@ mod tests {
         match format {
             FormatId::Json => Json::decode_seed(bytes, seed),
             FormatId::MsgPack => MsgPack::decode_seed(bytes, seed),
+            FormatId::Cbor => Cbor::decode_seed(bytes, seed),
             other => panic!("no events in {}", other.name()),
         }
         .unwrap_or_else(|e| panic!("{}: {e}", format.name()))

@@ -66,7 +66,9 @@ arena-bench: compare allocation strategies for serde deserialization, with time 
 USAGE: cargo run --release -p arena-bench -- [OPTIONS]
 
 OPTIONS (lists are comma-separated; the default is all):
-  --format F        postcard, bincode, msgpack, json, json-serde, json-sonic; json is read by
+  --format F        postcard, bincode, msgpack, cbor, json, json-serde, json-sonic; cbor is read
+                    by cbor4ii for every strategy (the arena ones through
+                    arena_core::cbor::from_slice); json is read by
                     arena-core's reader for the arena strategies, json-serde is the JSON
                     read by serde_json for every strategy, json-sonic is the JSON
                     documents read by sonic-rs's serde Deserializer instead of serde_json's
@@ -75,7 +77,7 @@ OPTIONS (lists are comma-separated; the default is all):
                     (the large city, see --large);
                     the event streams (serde's internally tagged, adjacently tagged and
                     untagged enums and flatten; events-tag-last: each event's tag last in its
-                    map) are written in JSON and MessagePack only (postcard and bincode cannot
+                    map) are written in JSON, MessagePack and CBOR only (postcard and bincode cannot
                     carry them), and the multitude strategies are not measured on them (its
                     derive refuses these representations)
   --strategy S      owned-system, owned-mimalloc, in-place-system, in-place-mimalloc, borrowed,
