@@ -82,25 +82,23 @@ fn rewrite(bytes: &[u8], at: usize, which: Rewrite, out: &mut Vec<u8>) -> Option
             out.extend_from_slice(bytes.get(at..end)?);
             Some(end)
         }
-        // An array kept definite: its head, then its items rewritten.
-        4 if !which.arrays => {
-            out.extend_from_slice(bytes.get(at..body)?);
-            let mut at = body;
-            for _ in 0..arg {
-                at = rewrite(bytes, at, which, out)?;
-            }
-            Some(at)
-        }
-        // Arrays and maps: indefinite, then the items (twice the count for a map), then the
-        // break.
+        // Arrays and maps: the items (twice the count for a map) rewritten, between an
+        // indefinite head and a break, or after the definite head for an array kept as it is.
         4 | 5 => {
-            out.push((major << 5) | 31);
+            let indefinite = major == 5 || which.arrays;
+            if indefinite {
+                out.push((major << 5) | 31);
+            } else {
+                out.extend_from_slice(bytes.get(at..body)?);
+            }
             let items = if major == 4 { arg } else { arg.checked_mul(2)? };
             let mut at = body;
             for _ in 0..items {
                 at = rewrite(bytes, at, which, out)?;
             }
-            out.push(BREAK);
+            if indefinite {
+                out.push(BREAK);
+            }
             Some(at)
         }
         // A tag: its head, then the tagged item rewritten.
