@@ -24,6 +24,8 @@ mod chrono;
 mod hashbrown;
 mod map;
 mod option;
+#[cfg(unix)]
+mod os_str;
 mod path;
 mod primitives;
 mod reference;

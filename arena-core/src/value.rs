@@ -35,8 +35,9 @@ pub use replay::ValueDeserializer;
 /// A value of serde's data model, in the arena: what a self-describing format (JSON,
 /// MessagePack, CBOR) can hand a visitor.
 ///
-/// A `Value` is 24 bytes (a tag and a slice, or a scalar, or a reference to the rare node that
-/// needs more), and `Copy`: it only borrows the arena. Arrays and maps are arena slices of
+/// A `Value` is a tag and a slice, or a scalar, or a reference to the rare node that needs
+/// more: 24 bytes with 64-bit pointers, 16 on wasm32 and 12 on i686 (whose `u64` and `f64` are
+/// 4-byte aligned), asserted at compile time for each. It is `Copy`: it only borrows the arena. Arrays and maps are arena slices of
 /// exactly their length; maps keep their entries in input order, duplicate and non-string keys
 /// included, as the input had them.
 ///
@@ -110,7 +111,16 @@ pub enum Value<'bump> {
     Enum(&'bump (Value<'bump>, Value<'bump>)),
 }
 
+/// A node's size per pointer width: a slice (two pointers) after the tag, or a 64-bit scalar
+/// after it where that is wider (32-bit: 8-byte aligned on wasm32, 4-byte on x86).
+#[cfg(target_pointer_width = "64")]
 const _: () = assert!(size_of::<Value<'_>>() == 24);
+#[cfg(all(target_pointer_width = "32", target_arch = "wasm32"))]
+const _: () = assert!(size_of::<Value<'_>>() == 16);
+#[cfg(all(target_pointer_width = "32", target_arch = "x86"))]
+const _: () = assert!(size_of::<Value<'_>>() == 12);
+#[cfg(target_pointer_width = "32")]
+const _: () = assert!(size_of::<Value<'_>>() <= 16);
 
 /// Equality is `PartialEq`'s: reflexive for every value without a NaN (see [`Value`]).
 impl Eq for Value<'_> {}

@@ -32,9 +32,6 @@ pub enum HugePages {
     HugeTlb,
 }
 
-/// Size of a huge page on the platforms where [`HugePages`] does something.
-pub(crate) const HUGE_PAGE: usize = 2 * 1024 * 1024;
-
 /// OS calls made by one [`map`].
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct MapCalls {
@@ -68,8 +65,11 @@ pub(crate) unsafe fn unmap(ptr: NonNull<u8>, size: usize) {
 
 #[cfg(unix)]
 mod imp {
-    use super::{HUGE_PAGE, HugePages, MapCalls};
+    use super::{HugePages, MapCalls};
     use core::ptr::{self, NonNull};
+
+    /// Size of a huge page on the platforms where [`HugePages`] does something.
+    const HUGE_PAGE: usize = 2 * 1024 * 1024;
 
     fn mmap_anonymous(size: usize, extra_flags: libc::c_int) -> Option<NonNull<u8>> {
         // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches
