@@ -214,8 +214,7 @@ impl State {
         // The range may be mapped again for someone else: clear our poison first.
         poison::unpoison(ptr.as_ptr(), size);
         // SAFETY: forwarded from the caller.
-        unsafe { os::unmap(ptr, size) };
-        self.os.unmaps += 1;
+        self.os.unmaps += unsafe { os::unmap(ptr, size) };
         self.bytes_mapped -= size;
         self.bytes_released += size as u64;
     }

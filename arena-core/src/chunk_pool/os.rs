@@ -1,12 +1,17 @@
-//! The pool's source of memory: anonymous `mmap` on unix, `std::alloc` elsewhere.
+//! The pool's source of memory: anonymous `mmap` on unix, linear memory grown with
+//! `memory.grow` on wasm32 ([`linear_memory`]), `std::alloc` elsewhere.
 //!
 //! Every function here maps or unmaps one region of a size computed by `size_class` (a non-zero
-//! multiple of [`PAGE`]). The caller counts the calls.
+//! multiple of [`PAGE`]), and reports the OS calls it made, which the caller counts. On wasm32
+//! a map makes a call only when it grows the memory, and an unmap makes none: Wasm memory
+//! never shrinks, so the region waits in `linear_memory` for the next chunk.
 
 use core::ptr::NonNull;
 
-#[cfg(not(unix))]
 use super::size_class::PAGE;
+
+#[cfg(any(test, target_arch = "wasm32"))]
+mod linear_memory;
 
 /// How to ask for huge pages.
 ///
@@ -35,7 +40,8 @@ pub enum HugePages {
 /// OS calls made by one [`map`].
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct MapCalls {
-    /// `mmap` calls (a failed `MAP_HUGETLB` attempt counts).
+    /// `mmap` calls (a failed `MAP_HUGETLB` attempt counts), `memory.grow` calls on wasm32,
+    /// allocator calls elsewhere.
     pub(crate) maps: u64,
     /// `madvise` calls.
     pub(crate) advises: u64,
@@ -52,13 +58,15 @@ pub(crate) fn map(size: usize, huge: HugePages, calls: &mut MapCalls) -> Option<
     imp::map(size, huge, calls)
 }
 
-/// Gives a region back to the OS.
+/// Gives a region back to the OS (on wasm32, to the spans the next map carves from); returns
+/// the OS calls made.
 ///
 /// # Safety
 ///
 /// `ptr` and `size` must be exactly a region returned by [`map`] with that `size`, not unmapped
 /// yet, and nothing may access it afterwards.
-pub(crate) unsafe fn unmap(ptr: NonNull<u8>, size: usize) {
+pub(crate) unsafe fn unmap(ptr: NonNull<u8>, size: usize) -> u64 {
+    debug_assert!(ptr.addr().get().is_multiple_of(PAGE) && size.is_multiple_of(PAGE));
     // SAFETY: forwarded from the caller.
     unsafe { imp::unmap(ptr, size) }
 }
@@ -118,15 +126,59 @@ mod imp {
         Some(ptr)
     }
 
-    pub(super) unsafe fn unmap(ptr: NonNull<u8>, size: usize) {
+    pub(super) unsafe fn unmap(ptr: NonNull<u8>, size: usize) -> u64 {
         // SAFETY: the caller guarantees `ptr..ptr + size` is one whole mapping from `map` that
         // nothing uses any more.
         let result = unsafe { libc::munmap(ptr.as_ptr().cast(), size) };
         debug_assert_eq!(result, 0, "munmap({ptr:p}, {size}) failed");
+        1
     }
 }
 
-#[cfg(not(unix))]
+#[cfg(target_arch = "wasm32")]
+mod imp {
+    use super::linear_memory::{Memory, Spans};
+    use super::{HugePages, MapCalls};
+    use core::arch::wasm32;
+    use core::ptr::{self, NonNull};
+    use std::sync::{Mutex, PoisonError};
+
+    /// The spans of linear memory the pools of this instance grew, shared by every pool (a
+    /// pool's released chunk serves the next pool's request).
+    static SPANS: Mutex<Spans> = Mutex::new(Spans::new());
+
+    /// The instance's memory 0, the one Rust allocates in.
+    struct Linear;
+
+    impl Memory for Linear {
+        fn size_pages(&self) -> usize {
+            wasm32::memory_size::<0>()
+        }
+
+        fn grow(&mut self, pages: usize) -> Option<usize> {
+            let previous = wasm32::memory_grow::<0>(pages);
+            (previous != usize::MAX).then_some(previous)
+        }
+    }
+
+    pub(super) fn map(size: usize, _huge: HugePages, calls: &mut MapCalls) -> Option<NonNull<u8>> {
+        let mut spans = SPANS.lock().unwrap_or_else(PoisonError::into_inner);
+        let start = spans.take(size, &mut Linear, &mut calls.maps)?;
+        // Linear memory has no allocation to derive a provenance from: the address is the
+        // memory's own, as every Wasm allocator takes it.
+        NonNull::new(ptr::with_exposed_provenance_mut(start))
+    }
+
+    pub(super) unsafe fn unmap(ptr: NonNull<u8>, size: usize) -> u64 {
+        // The caller's promise (a whole region from `map`, unused from now on) is what lets the
+        // span be handed out again.
+        let mut spans = SPANS.lock().unwrap_or_else(PoisonError::into_inner);
+        spans.give(ptr.addr().get(), size);
+        0
+    }
+}
+
+#[cfg(not(any(unix, target_arch = "wasm32")))]
 mod imp {
     use super::{HugePages, MapCalls, PAGE};
     use core::alloc::Layout;
@@ -139,11 +191,12 @@ mod imp {
         NonNull::new(unsafe { std::alloc::alloc(layout) })
     }
 
-    pub(super) unsafe fn unmap(ptr: NonNull<u8>, size: usize) {
+    pub(super) unsafe fn unmap(ptr: NonNull<u8>, size: usize) -> u64 {
         // SAFETY: `map` allocated `ptr` with exactly this layout (the caller passes the same
         // size, which was valid then).
         unsafe {
             std::alloc::dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(size, PAGE));
         }
+        1
     }
 }

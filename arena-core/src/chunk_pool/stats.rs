@@ -54,9 +54,12 @@ pub struct PoolStats {
     pub reserve_bytes: usize,
     /// The pool-wide limit on mapped bytes, if any.
     pub limit: Option<usize>,
-    /// Calls that mapped memory (`mmap`, or `std::alloc::alloc` off unix).
+    /// Calls that mapped memory: `mmap` on unix, `memory.grow` on wasm32 (one grow serves
+    /// many chunks), `std::alloc::alloc` elsewhere.
     pub os_map_calls: u64,
-    /// Calls that gave memory back (`munmap`, or `std::alloc::dealloc` off unix).
+    /// Calls that gave memory back: `munmap` on unix, `std::alloc::dealloc` elsewhere; none on
+    /// wasm32, where memory never shrinks (a released chunk's memory serves the next chunk of
+    /// any pool, and no other allocation).
     pub os_unmap_calls: u64,
     /// `madvise` calls (huge pages).
     pub os_advise_calls: u64,
@@ -68,6 +71,24 @@ impl PoolStats {
     #[must_use]
     pub fn os_calls(&self) -> u64 {
         self.os_map_calls + self.os_unmap_calls + self.os_advise_calls
+    }
+
+    /// Chunks the pool has taken from its memory source since it was created, of every class:
+    /// one `mmap` each on unix, where many share a `memory.grow` on wasm32.
+    #[must_use]
+    pub fn chunks_mapped(&self) -> u64 {
+        self.each_class().map(|c| c.ever_mapped).sum()
+    }
+
+    /// Chunks the pool has given back to its memory source since it was created.
+    #[must_use]
+    pub fn chunks_released(&self) -> u64 {
+        self.each_class().map(|c| c.released).sum()
+    }
+
+    /// The size classes' counts and the dedicated chunks'.
+    fn each_class(&self) -> impl Iterator<Item = &ClassStats> {
+        self.classes.iter().chain(core::iter::once(&self.dedicated))
     }
 
     /// Share of the mapped bytes held by arenas, in percent (100 for an empty pool).
@@ -156,7 +177,7 @@ impl fmt::Display for PoolStats {
             "{:>10} {:>7} {:>7} {:>7} {:>9} {:>7} {:>11} {:>11}",
             "class", "mapped", "in use", "free", "released", "ever", "bytes mapped", "bytes in use"
         )?;
-        let rows = self.classes.iter().chain(core::iter::once(&self.dedicated));
+        let rows = self.each_class();
         for c in rows {
             if c.ever_mapped == 0 && c.chunk_size.is_none() {
                 continue;

@@ -26,7 +26,7 @@ fn chunks_are_reused_lifo_and_counted() {
     let big = pool.take(5 * PAGE + 1).unwrap();
     assert_eq!(big.size(), 6 * PAGE);
     let s = pool.stats();
-    assert_eq!(s.os_map_calls, 3);
+    assert_eq!(s.chunks_mapped(), 3);
     assert_eq!((s.classes[0].in_use, s.classes[0].free), (1, 1));
     assert_eq!(s.dedicated.in_use, 1);
     let big_ptr = big.ptr();
@@ -34,7 +34,7 @@ fn chunks_are_reused_lifo_and_counted() {
     pool.check_invariants();
     let s = pool.stats();
     assert_eq!((s.dedicated.free, s.dedicated.released), (1, 0));
-    assert_eq!(s.os_unmap_calls, 0);
+    assert_eq!(s.chunks_released(), 0);
     assert_eq!(s.bytes_free, 8 * PAGE);
     // A free dedicated chunk serves an exact request up to 1/8 smaller, within `max`.
     assert!(pool.take_exact(6 * PAGE, 5 * PAGE).is_none(), "over max");
@@ -43,7 +43,11 @@ fn chunks_are_reused_lifo_and_counted() {
     pool.give_back([again].into_iter(), None);
     let other = pool.take_exact(9 * PAGE, usize::MAX).unwrap();
     assert_eq!(other.size(), 9 * PAGE);
-    assert_eq!(pool.stats().os_map_calls, 4, "6 pages is too small for 9");
+    assert_eq!(
+        pool.stats().chunks_mapped(),
+        4,
+        "6 pages is too small for 9"
+    );
     // A class size asked exactly is a class chunk.
     let class = pool.take_exact(2 * PAGE, usize::MAX).unwrap();
     assert_eq!(pool.stats().classes[1].in_use, 1);
@@ -88,10 +92,10 @@ fn trims_coldest_first_beyond_the_reserve() {
     // 3 pages free is at the threshold (2 + 1): no trim yet.
     let mut chunks = chunks.into_iter();
     pool.give_back(chunks.by_ref().take(3), Some(arena(0)));
-    assert_eq!(pool.stats().os_unmap_calls, 0);
+    assert_eq!(pool.stats().chunks_released(), 0);
     pool.give_back(chunks, Some(arena(0)));
     let s = pool.stats();
-    assert_eq!(s.os_unmap_calls, 2);
+    assert_eq!(s.chunks_released(), 2);
     assert_eq!(s.bytes_free, 2 * PAGE);
     let again = pool.take(PAGE).unwrap();
     assert_eq!(again.ptr(), hottest, "the hottest chunk stays");
@@ -127,8 +131,8 @@ fn a_new_chunk_no_free_chunk_serves_releases_them_first() {
     pool.give_back([again].into_iter(), Some(arena(7 * PAGE)));
     let after = pool.stats();
     assert_eq!(
-        (before.os_map_calls, before.os_unmap_calls),
-        (after.os_map_calls, after.os_unmap_calls)
+        (before.chunks_mapped(), before.chunks_released()),
+        (after.chunks_mapped(), after.chunks_released())
     );
     pool.check_invariants();
 }
@@ -146,7 +150,7 @@ fn a_new_chunk_within_the_threshold_keeps_the_free_ones() {
     // One free page and four new ones: five, within 4 × 1.5.
     let b = pool.take(4 * PAGE).unwrap();
     let s = pool.stats();
-    assert_eq!((s.bytes_free, s.os_unmap_calls), (PAGE, 0));
+    assert_eq!((s.bytes_free, s.chunks_released()), (PAGE, 0));
     pool.give_back([b].into_iter(), Some(arena(4 * PAGE)));
     pool.check_invariants();
 }
@@ -332,8 +336,8 @@ fn auto_reserve_keeps_arenas_built_at_once() {
         pool.give_back([b].into_iter(), Some(arena(4 * PAGE)));
         let s = pool.stats();
         assert_eq!(s.reserve_bytes, 8 * PAGE, "round {round}");
-        assert_eq!(s.os_map_calls, 2, "round {round}");
-        assert_eq!(s.os_unmap_calls, 0, "round {round}");
+        assert_eq!(s.chunks_mapped(), 2, "round {round}");
+        assert_eq!(s.chunks_released(), 0, "round {round}");
         pool.check_invariants();
     }
     // One arena at a time again: after 16 arenas the pool keeps room for one.

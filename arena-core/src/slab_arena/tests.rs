@@ -70,7 +70,7 @@ fn a_fresh_arena_takes_one_chunk_for_a_document_the_last_arenas_held() {
             first_bytes = arena.stats().chunk_bytes;
         }
         drop(arena);
-        maps.push(pool.stats().os_map_calls);
+        maps.push(pool.stats().chunks_mapped());
     }
     // The first arena's chunks, which the learnt chunk does not fit, are released before it
     // is mapped: the pool never holds two documents.
@@ -118,13 +118,13 @@ fn reset_keeps_one_chunk_for_all_the_arena_used() {
         kept.reserved_bytes < used + used / 16,
         "{kept:?} for {used} used"
     );
-    let maps = pool.stats().os_map_calls;
+    let maps = pool.stats().chunks_mapped();
     for _ in 0..3 {
         document(&arena);
         assert_eq!(arena.stats().chunks, 1, "the document fits the kept chunk");
         arena.reset();
     }
-    assert_eq!(pool.stats().os_map_calls, maps);
+    assert_eq!(pool.stats().chunks_mapped(), maps);
     // The one chunk stays within the arena limit.
     let mut limited = SlabArena::builder()
         .pool(pool.clone())
