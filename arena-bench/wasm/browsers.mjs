@@ -457,6 +457,7 @@ function describe(r) {
     `clock step ${r.clockStepMs?.toFixed(3)} ms`,
     `JS Memory 2 GiB ${mem(r.jsMemory2GiB)}`,
     `module memory 2 GiB ${mem(r.moduleMemory2GiB)}`,
+    `2 GiB filled ${mem(r.moduleMemory2GiBFilled)}`,
     `JS Memory 4 GiB ${mem(r.jsMemory4GiB)}`,
   ].join(', ');
 }

@@ -27,4 +27,9 @@
     (i32.store8 (local.get $addr) (local.get $value)))
 
   (func (export "load8") (param $addr i32) (result i32)
-    (i32.load8_u (local.get $addr))))
+    (i32.load8_u (local.get $addr)))
+
+  ;; memory.fill of `len` bytes at `addr` (bulk memory): writes every page, so
+  ;; the engine must commit them, not only reserve them.
+  (func (export "fill") (param $addr i32) (param $value i32) (param $len i32)
+    (memory.fill (local.get $addr) (local.get $value) (local.get $len))))
