@@ -4,10 +4,12 @@
 //! backslash or a control character ([`string`](super::string)), a run of whitespace for any
 //! other byte ([`whitespace`](super::whitespace)). Each scan says, for one block of bytes,
 //! which of them end the run, as a mask; this loop walks the blocks and finds the first. The
-//! block is the vector every CPU of the architecture has, so it needs no detection at run
-//! time: 16 bytes with SSE2 on x86_64 (one mask bit per byte) and with NEON on aarch64 (four
-//! bits per byte, NEON having no `movemask`), and 8 bytes in a `u64` elsewhere (the byte's
-//! high bit).
+//! block is a vector the build can count on, so it needs no detection at run time: 16 bytes
+//! with SSE2 on x86_64 (one mask bit per byte) and with NEON on aarch64 (four bits per byte,
+//! NEON having no `movemask`), both in every CPU of their architecture; 16 bytes with
+//! `simd128` on wasm32 when the build enables it (one bit per byte, from `u8x16_bitmask`; Wasm
+//! has no detection at run time, and an engine without `simd128` refuses such a module); and
+//! 8 bytes in a `u64` elsewhere, wasm32 without `simd128` included (the byte's high bit).
 //!
 //! Wider vectors chosen at run time (AVX2's 32 bytes) are slower here: most runs end within
 //! 16 bytes (a key, a short value, one line's indentation), and code compiled for a feature

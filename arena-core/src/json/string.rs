@@ -7,8 +7,10 @@
 //! be UTF-8. A byte string is read as serde_json reads one: control characters kept, an
 //! escaped lone surrogate written as WTF-8, and no UTF-8 check.
 //!
-//! The runs are scanned with the vector every CPU of the architecture has, with no detection
-//! at run time: SSE2 on x86_64, NEON on aarch64, and 8 bytes in a `u64` elsewhere.
+//! The runs are scanned with a vector the build can count on, with no detection at run time:
+//! SSE2 on x86_64 and NEON on aarch64 (every CPU of the architecture has it), `simd128` on
+//! wasm32 when the build enables it (`-C target-feature=+simd128`), and 8 bytes in a `u64`
+//! elsewhere, wasm32 without `simd128` included.
 
 use core::cell::Cell;
 
@@ -19,10 +21,17 @@ use super::scan;
 #[cfg(target_arch = "aarch64")]
 use neon as vector;
 /// The block scans of this architecture (see [`scan`]).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use simd128 as vector;
+/// The block scans of this architecture (see [`scan`]).
 #[cfg(target_arch = "x86_64")]
 use sse2 as vector;
 /// The block scans of this architecture (see [`scan`]).
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 use swar as vector;
 
 /// Where the first quote, backslash or control character at or after `from` is in `input`
@@ -181,7 +190,57 @@ mod neon {
     }
 }
 
-#[cfg(any(test, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use core::arch::wasm32::{
+        i8x16_lt, u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128, v128_load, v128_or,
+    };
+
+    /// 16 bytes a block, one mask bit a byte.
+    pub(super) const WIDTH: usize = 16;
+    pub(super) const BITS: u32 = 1;
+
+    /// The block's bytes that are a quote, a backslash, a control character or above ASCII: a
+    /// byte below `0x20` as a signed byte is a control character or a byte above ASCII, so one
+    /// signed comparison finds both.
+    #[inline(always)]
+    pub(super) fn ascii_stops(block: &[u8; WIDTH]) -> u64 {
+        // SAFETY: `v128_load` reads exactly the block's 16 bytes, with no alignment needed.
+        let v = unsafe { v128_load(block.as_ptr().cast::<v128>()) };
+        // The other intrinsics compute on registers and are safe: the build enables `simd128`.
+        let quote = u8x16_eq(v, u8x16_splat(b'"'));
+        let backslash = u8x16_eq(v, u8x16_splat(b'\\'));
+        let control_or_high = i8x16_lt(v, u8x16_splat(0x20));
+        u64::from(u8x16_bitmask(v128_or(
+            v128_or(quote, backslash),
+            control_or_high,
+        )))
+    }
+
+    /// The block's bytes that are a quote, a backslash or a control character, and those above
+    /// ASCII (the bytes' high bits, which `u8x16_bitmask` collects).
+    #[inline(always)]
+    pub(super) fn plain_stops(block: &[u8; WIDTH]) -> (u64, u64) {
+        // SAFETY: as in `ascii_stops`: `v128_load` reads exactly the block's 16 bytes.
+        let v = unsafe { v128_load(block.as_ptr().cast::<v128>()) };
+        let quote = u8x16_eq(v, u8x16_splat(b'"'));
+        let backslash = u8x16_eq(v, u8x16_splat(b'\\'));
+        let control = u8x16_lt(v, u8x16_splat(0x20));
+        (
+            u64::from(u8x16_bitmask(v128_or(v128_or(quote, backslash), control))),
+            u64::from(u8x16_bitmask(v)),
+        )
+    }
+}
+
+#[cfg(any(
+    test,
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))
+))]
 mod swar {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -386,8 +445,8 @@ mod tests {
             .unwrap_or(input.len().max(from))
     }
 
-    /// Checks that `plain_run` over the architecture's vector and over `u64` blocks (which
-    /// other targets use) finds `want`.
+    /// Checks that `plain_run` over the build's vector (SSE2, NEON or `simd128`) and over `u64`
+    /// blocks (which the other builds use) finds `want`.
     fn check_plain_run(input: &[u8], from: usize, want: (usize, bool)) {
         let swar = plain_run_by::<{ swar::WIDTH }, { swar::BITS }>(input, from, swar::plain_stops);
         assert_eq!(
@@ -397,8 +456,8 @@ mod tests {
         );
     }
 
-    /// Checks that `ascii_run` over the architecture's vector and over `u64` blocks (which
-    /// other targets use) finds `want`.
+    /// Checks that `ascii_run` over the build's vector (SSE2, NEON or `simd128`) and over `u64`
+    /// blocks (which the other builds use) finds `want`.
     fn check_ascii_run(input: &[u8], from: usize, want: usize) {
         let swar = scan::first_stop::<{ swar::WIDTH }, { swar::BITS }>(
             input,

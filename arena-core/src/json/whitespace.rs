@@ -5,8 +5,10 @@
 //! but a pretty-printed one is mostly indentation (about 70% of citm_catalog's bytes, in runs
 //! of 16 on average), which a byte-at-a-time loop spends several instructions per byte on.
 //!
-//! The vector is the one every CPU of the architecture has, so it needs no detection at run
-//! time: SSE2 on x86_64, NEON on aarch64, and 8 bytes in a `u64` elsewhere ([`scan`]).
+//! The vector is one the build can count on, so it needs no detection at run time ([`scan`]):
+//! SSE2 on x86_64 and NEON on aarch64 (every CPU of the architecture has it), `simd128` on
+//! wasm32 when the build enables it (`-C target-feature=+simd128`), and 8 bytes in a `u64`
+//! elsewhere, wasm32 without `simd128` included.
 
 use super::scan;
 
@@ -14,10 +16,17 @@ use super::scan;
 #[cfg(target_arch = "aarch64")]
 use neon as vector;
 /// The block scans of this architecture (see [`scan`]).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use simd128 as vector;
+/// The block scans of this architecture (see [`scan`]).
 #[cfg(target_arch = "x86_64")]
 use sse2 as vector;
 /// The block scans of this architecture (see [`scan`]).
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 use swar as vector;
 
 /// Where the first byte that is not whitespace at or after `from` is in `input`
@@ -93,7 +102,35 @@ mod neon {
     }
 }
 
-#[cfg(any(test, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_load, v128_or};
+
+    /// 16 bytes a block, one mask bit a byte.
+    pub(super) const WIDTH: usize = 16;
+    pub(super) const BITS: u32 = 1;
+
+    /// The block's bytes that are not whitespace: 16 bytes compared against the four
+    /// whitespace bytes at once.
+    #[inline(always)]
+    pub(super) fn other(block: &[u8; WIDTH]) -> u64 {
+        // SAFETY: `v128_load` reads exactly the block's 16 bytes, with no alignment needed.
+        let v = unsafe { v128_load(block.as_ptr().cast::<v128>()) };
+        // The other intrinsics compute on registers and are safe: the build enables `simd128`.
+        let is = |b: u8| u8x16_eq(v, u8x16_splat(b));
+        let any = v128_or(v128_or(is(b' '), is(b'\n')), v128_or(is(b'\t'), is(b'\r')));
+        u64::from(!u8x16_bitmask(any))
+    }
+}
+
+#[cfg(any(
+    test,
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))
+))]
 mod swar {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -128,8 +165,8 @@ mod tests {
             .unwrap_or(input.len().max(from))
     }
 
-    /// Checks that [`skip`](super::skip) over the architecture's vector and over `u64` blocks
-    /// (which other targets use) finds `want`.
+    /// Checks that [`skip`](super::skip) over the build's vector (SSE2, NEON or `simd128`) and
+    /// over `u64` blocks (which the other builds use) finds `want`.
     fn check(input: &[u8], from: usize, want: usize) {
         let swar =
             scan::first_stop::<{ swar::WIDTH }, { swar::BITS }>(input, from, swar::other, |b| {
