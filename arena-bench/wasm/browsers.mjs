@@ -75,10 +75,9 @@ const CHROMIUM_ARGS = [
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',
-  // The JavaScript heap holds the input documents before they are copied
-  // into linear memory (a 200 MB postcard file among them); linear memory
-  // itself is outside this limit.
-  '--js-flags=--max-old-space-size=4096',
+  // No memory flag: linear memory and ArrayBuffers live outside the JS heap,
+  // and a page that fetched a 200 MB document into a 1.7 GiB memory and
+  // filled it ran with the defaults.
 ];
 
 const FIREFOX_PREFS = {
@@ -149,7 +148,8 @@ const ENGINES = {
  *   `log` the page's `/log` lines and the driver's notes, `launchMs` the
  *   browser's start, `runMs` navigation to outcome. A browser that cannot
  *   start, crashes, reports `/error` or times out has `error` set and
- *   `results` null. It rejects only if the server cannot start.
+ *   `results` null. It rejects only if the server cannot start or
+ *   `timeoutMs` is not a positive number.
  */
 export async function runInBrowsers({
   root,
@@ -159,7 +159,11 @@ export async function runInBrowsers({
   page = 'index.html',
   engines = ['chromium', 'firefox'],
 }) {
-  const server = await serve(resolve(root));
+  if (!(timeoutMs > 0)) throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+  // Node's and puppeteer's timers fire at once past 2^31 - 1 ms (24.8 days),
+  // and the protocol timeout below is a minute longer.
+  timeoutMs = Math.min(timeoutMs, 2 ** 31 - 1 - 60_000);
+  const server = await serve(root);
   const out = [];
   try {
     for (const engine of engines) {
@@ -292,10 +296,13 @@ function firstLine(message) {
 }
 
 /**
- * The static server. One run listens at a time (`expect`); POSTs that come
- * while none listens (a page closing late) are answered and dropped.
+ * The static server behind runInBrowsers, on 127.0.0.1 at an ephemeral port:
+ * `{ origin, expect(note), close() }`. One run listens at a time (`expect`);
+ * POSTs that come while none listens (a page closing late) are answered and
+ * dropped.
  */
-async function serve(root) {
+export async function serve(root) {
+  root = resolve(root);
   let listener = null;
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
