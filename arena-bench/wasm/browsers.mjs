@@ -224,7 +224,7 @@ async function runOne(engine, server, { query, timeoutMs, log, page }) {
       });
       entry.version = await browser.version();
     } catch (e) {
-      return fail(`${engine} could not start (${executablePath}): ${firstLine(e.message)}`);
+      return fail(`${engine} could not start (${executablePath}): ${firstLines(e.message, 6)}`);
     }
     entry.launchMs = Math.round(performance.now() - t0);
     note(`started ${entry.version} in ${entry.launchMs} ms`);
@@ -292,7 +292,15 @@ function binaryVersion(path) {
 }
 
 function firstLine(message) {
-  return String(message).split('\n').find((l) => l.trim() !== '') ?? String(message);
+  return firstLines(message, 1);
+}
+
+// A launch failure's first line is only "Failed to launch the browser
+// process"; the browser's own stderr (a missing library, a bad flag) follows.
+function firstLines(message, n) {
+  const lines = String(message).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const text = lines.slice(0, n).join(' | ') || String(message);
+  return text.length > 600 ? `${text.slice(0, 600)}...` : text;
 }
 
 /**
