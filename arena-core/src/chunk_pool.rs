@@ -4,7 +4,9 @@
 //! than the largest class gets a dedicated chunk of exactly its page-rounded size. Every chunk
 //! is its own anonymous mapping (one region per chunk: see [`_slab_arena`](crate::_slab_arena) for the
 //! measurement behind that choice), so no region is ever moved or copied when the pool grows,
-//! and a chunk goes back to the OS with one `munmap`.
+//! and a chunk goes back to the OS with one `munmap`. On wasm32 chunks are carved from linear
+//! memory that the pools grow in large steps, and a released chunk waits there for the next
+//! one: Wasm memory never shrinks (see [`os`] and [`_wasm`](crate::_wasm)).
 //!
 //! Free chunks wait in per-class LIFO lists, so the next arena gets the memory most recently
 //! touched, preferably by its own thread (see [`thread_token`]). Free memory beyond a reserve
@@ -21,7 +23,7 @@
 //!   are computed from, and the trim threshold.
 //! - [`free_list`]: the free lists with their thread affinity, and releasing to the OS.
 //! - [`size_class`]: size classes and page rounding, the checked arithmetic.
-//! - [`os`]: mapping and unmapping memory, and [`HugePages`].
+//! - [`os`]: mapping and unmapping memory (`mmap`, `memory.grow` on wasm32), and [`HugePages`].
 //! - [`poison`]: AddressSanitizer poisoning under `arena_asan`.
 //! - [`stats`]: the [`PoolStats`] snapshot and its table.
 //! - [`invariants`]: `check_invariants`, for tests.

@@ -13,7 +13,7 @@
 //!   any serde `Deserializer` (JSON, postcard, bincode, MessagePack, CBOR ...).
 //! - Implemented for primitives, `&'bump str`, `&'bump [T]`, `&'bump T`, arrays, tuples,
 //!   `Option`, [`BStr`], maps as `&'bump [(K, V)]` and `hashbrown` maps in the arena, the
-//!   arena collections of bumpalo and bump-scope, `&'bump Path` and `&'bump OsStr`, the
+//!   arena collections of bumpalo and bump-scope, `&'bump Path` and `&'bump OsStr` (Unix), the
 //!   std addresses and `SystemTime`, and behind features the drop-free types of `uuid`,
 //!   `chrono`, `time` and `rust_decimal` and camino's `&'bump Utf8Path`; any other type that
 //!   needs no drop is read by its serde `Deserialize` with [`through_serde!`] or the derive's
@@ -23,6 +23,9 @@
 //! arena holds the live data and little else, whatever the format's size hints. [`ArenaVec`]
 //! and [`ArenaString`] do the same for slices and strings built by hand: push, then freeze
 //! into a `&'bump mut [T]` or `&'bump mut str`, on any arena.
+//!
+//! It runs on wasm32 (browsers, Node, WASI) and 32-bit targets too; what differs there, and how
+//! JavaScript calls it: [`_wasm`].
 //!
 //! # Examples
 //!
@@ -128,6 +131,9 @@ pub mod _porting {}
 
 #[doc = include_str!("../docs/slab_arena.md")]
 pub mod _slab_arena {}
+
+#[doc = include_str!("../docs/wasm.md")]
+pub mod _wasm {}
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
