@@ -25,23 +25,43 @@
 //! sweep, [`verdict`] the per-cell verdicts on `slab-fresh`, [`report`] the outputs,
 //! [`results`] the dated results file, [`provenance`] the date and machine it states, and
 //! [`run`] the command.
+//!
+//! On wasm32 (`target_family = "wasm"`) the library builds its models, datasets, formats and
+//! strategy names only ([`model`], [`datasets`], [`format`](mod@format), [`strategy_id`],
+//! [`provenance`]): the Wasm bench (`arena-bench/wasm/`) measures those models there, and the
+//! rest (child processes, the clock, mimalloc, simd-json and sonic-rs) is native.
 
-pub mod counting;
 pub mod datasets;
-pub mod dispatch;
-pub mod figures;
 pub mod format;
-pub mod json_parsers;
-pub mod measure;
 pub mod model;
 pub mod provenance;
-pub mod report;
-pub mod report_row;
-pub mod results;
-pub mod run;
-pub mod strategy;
 pub mod strategy_id;
+
+#[cfg(not(target_family = "wasm"))]
+pub mod counting;
+#[cfg(not(target_family = "wasm"))]
+pub mod dispatch;
+#[cfg(not(target_family = "wasm"))]
+pub mod figures;
+#[cfg(not(target_family = "wasm"))]
+pub mod json_parsers;
+#[cfg(not(target_family = "wasm"))]
+pub mod measure;
+#[cfg(not(target_family = "wasm"))]
+pub mod report;
+#[cfg(not(target_family = "wasm"))]
+pub mod report_row;
+#[cfg(not(target_family = "wasm"))]
+pub mod results;
+#[cfg(not(target_family = "wasm"))]
+pub mod run;
+#[cfg(not(target_family = "wasm"))]
+pub mod strategy;
+#[cfg(not(target_family = "wasm"))]
 pub mod streaming;
+#[cfg(not(target_family = "wasm"))]
 pub mod sweep;
+#[cfg(not(target_family = "wasm"))]
 pub mod value;
+#[cfg(not(target_family = "wasm"))]
 pub mod verdict;
