@@ -8,8 +8,9 @@
 //! method by method (128 levels of nesting, keys read as numbers or booleans when a number or a
 //! bool is asked for, enums as a string or an object of one entry), scans a string's plain run
 //! and a run of whitespace 16 bytes at a time (SSE2 on x86_64 and NEON on aarch64, both part of
-//! every CPU of their architecture; a `u64` at a time elsewhere), checks text above ASCII for
-//! UTF-8 with simdutf8, borrows strings without escapes from the input, and reads a float as
+//! every CPU of their architecture; `simd128` on wasm32 when the build enables it; a `u64` at a
+//! time elsewhere), checks text above ASCII for UTF-8 with simdutf8, borrows strings without
+//! escapes from the input, and reads a float as
 //! serde_json with its `float_roundtrip` feature does, correctly rounded (one multiplication
 //! or division when the digits and the power of ten are exact in an `f64`, else the
 //! Eisel-Lemire algorithm, else the standard library's parser). arena-core does not turn that
