@@ -26,15 +26,18 @@
 //! [`results`] the dated results file, [`provenance`] the date and machine it states, and
 //! [`run`] the command.
 //!
-//! On wasm32 (`target_family = "wasm"`) the library builds its models, datasets, formats and
-//! strategy names only ([`model`], [`datasets`], [`format`](mod@format), [`strategy_id`],
-//! [`provenance`]): the Wasm bench (`arena-bench/wasm/`) measures those models there, and the
-//! rest (child processes, the clock, mimalloc, simd-json and sonic-rs) is native.
+//! On wasm32 (`target_family = "wasm"`) the library builds its models, datasets, formats,
+//! strategies and their names only ([`model`], [`datasets`], [`format`](mod@format),
+//! [`strategy`], [`strategy_id`], [`provenance`], and [`clock`], which the strategies time
+//! with): the Wasm bench (`arena-bench/wasm/`) measures those there, and the rest (child
+//! processes, mimalloc, simd-json and sonic-rs) is native.
 
+pub mod clock;
 pub mod datasets;
 pub mod format;
 pub mod model;
 pub mod provenance;
+pub mod strategy;
 pub mod strategy_id;
 
 #[cfg(not(target_family = "wasm"))]
@@ -55,8 +58,6 @@ pub mod report_row;
 pub mod results;
 #[cfg(not(target_family = "wasm"))]
 pub mod run;
-#[cfg(not(target_family = "wasm"))]
-pub mod strategy;
 #[cfg(not(target_family = "wasm"))]
 pub mod streaming;
 #[cfg(not(target_family = "wasm"))]

@@ -7,12 +7,12 @@
 
 use core::marker::PhantomData;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 use serde::de::{DeserializeSeed, Deserializer};
 
 use arena_core::{ArenaDeserialize, ArenaSeed, BumpAllocator, LengthTrust, Value};
 
+use crate::clock::{Duration, Instant};
 use crate::datasets::Dataset;
 use crate::format::{Format, Json};
 use crate::model::{Digest, LiveSize, MultiAlloc, digest_of};
