@@ -1,0 +1,188 @@
+// Writes arena-bench/docs/wasm.md from the results of each engine (run.mjs): the run's
+// provenance, the verdicts the Wasm issue's targets ask about, and per engine the table of
+// every cell.
+
+const MiB = 2 ** 20;
+
+/** Strategies `slab-fresh` is judged against: what a user would pick instead of an arena
+ * (owned and in-place under either allocator, borrowed), as the native verdicts; not the
+ * toolkit's other arenas. */
+const COMPETITORS = new Set(['owned-system', 'owned-talc', 'in-place-system', 'in-place-talc', 'borrowed']);
+/** "Within 3%": at most this many times the fastest competitor's time. */
+const WITHIN = 1.03;
+/** The large city's memory target: input + 1.15x the arena + 16 MiB, and at most 64 grows. */
+const ARENA_FACTOR = 1.15;
+const SLACK = 16 * MiB;
+const MAX_GROWS = 64;
+/** The speedup targets: postcard city 3x owned-system; JSON city with simd128 3x. */
+const TARGET_SPEEDUP = 3;
+
+const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
+const fmtMiB = (b) => `${(b / MiB).toFixed(1)}`;
+const fmtX = (x) => `${x.toFixed(2)}x`;
+const grows = (c) => c.alloc_grows + c.pool_grows;
+const fmtN = (n) => (Number.isInteger(n) ? `${n}` : n < 10 ? n.toFixed(2) : n.toFixed(0));
+
+/** A cell's key: format/dataset, with the build when it is simd128's. */
+const cellKey = (r) => `${r.format}/${r.dataset}${r.build === 'simd128' ? ' (simd128)' : ''}`;
+
+/** The rows of one engine's results grouped by cell, in the harness's order. */
+function byCell(results) {
+  const cells = new Map();
+  for (const r of results.cells) {
+    const key = cellKey(r);
+    if (!cells.has(key)) cells.set(key, []);
+    cells.get(key).push(r);
+  }
+  return cells;
+}
+
+/** Per cell: slab-fresh against the fastest competitor of its build (the default build's
+ * cells take the talc build's strategies too: the allocator is the only difference). */
+export function verdicts(results) {
+  const out = [];
+  for (const [key, rows] of byCell(results)) {
+    const slab = rows.find((r) => r.strategy === 'slab-fresh');
+    const rivals = rows.filter((r) => COMPETITORS.has(r.strategy));
+    if (!slab || rivals.length === 0) continue;
+    const best = rivals.reduce((a, b) => (b.ms_per_doc < a.ms_per_doc ? b : a));
+    const ratio = slab.ms_per_doc / best.ms_per_doc;
+    const owned = rows.find((r) => r.strategy === 'owned-system');
+    out.push({
+      cell: key,
+      slab: slab.ms_per_doc,
+      best: best.strategy,
+      bestMs: best.ms_per_doc,
+      speedup: owned ? owned.ms_per_doc / slab.ms_per_doc : null,
+      verdict: ratio <= 1 ? 'fastest' : ratio <= WITHIN ? 'within 3%'
+        : `lost: ${best.strategy} is ${((ratio - 1) * 100).toFixed(0)}% faster`,
+      ok: ratio <= WITHIN,
+    });
+  }
+  return out;
+}
+
+function find(results, format, dataset, strategy, build = 'default') {
+  return results.cells.find((r) => r.format === format && r.dataset === dataset && r.strategy === strategy
+    && (r.build === build || (build === 'default' && r.build === 'talc')));
+}
+
+/** The issue's targets, each a line: what was measured, and whether it meets the target. */
+export function targetLines(results) {
+  const lines = [];
+  const v = verdicts(results);
+  const ok = v.filter((x) => x.ok).length;
+  lines.push(`- \`slab-fresh\` fastest or within 3%: **${ok} of ${v.length} cells**${ok === v.length ? ' (met)' : ' (missed)'}`);
+  const speedup = (format, dataset, build) => {
+    const owned = find(results, format, dataset, 'owned-system', build);
+    const slab = find(results, format, dataset, 'slab-fresh', build);
+    return owned && slab ? owned.ms_per_doc / slab.ms_per_doc : null;
+  };
+  const pc = speedup('postcard', 'city', 'default');
+  if (pc !== null) {
+    lines.push(`- postcard city: \`slab-fresh\` is **${fmtX(pc)}** \`owned-system\` (target ≥ 3x: ${pc >= TARGET_SPEEDUP ? 'met' : 'missed'})`);
+  }
+  const large = find(results, 'postcard', 'city-large', 'slab-fresh');
+  if (large) {
+    const bound = large.input_bytes + ARENA_FACTOR * (large.arena_reserved ?? 0) + SLACK;
+    const g = grows(large.first);
+    const memOk = large.memory_end <= bound;
+    const growsOk = g <= MAX_GROWS;
+    lines.push(`- postcard city-large (${(large.input_bytes / 1e6).toFixed(0)} MB): \`slab-fresh\` peak linear memory **${fmtMiB(large.memory_end)} MiB**`
+      + ` against input ${fmtMiB(large.input_bytes)} MiB + 1.15 x arena ${fmtMiB(large.arena_reserved ?? 0)} MiB + 16 MiB = ${fmtMiB(bound)} MiB`
+      + ` (${memOk ? 'met' : 'missed'}); **${fmtN(g)} \`memory.grow\` calls** in its first document`
+      + ` (${fmtN(large.first.alloc_grows)} by the global allocator, ${fmtN(large.first.pool_grows)} by the pool), ${fmtN(grows(large.warm))} per warm document`
+      + ` (target ≤ 64: ${growsOk ? 'met' : 'missed'}); ${fmtMs(large.ms_per_doc)} ms per document`);
+  } else {
+    lines.push('- postcard city-large: not measured in this run');
+  }
+  const js = speedup('json', 'city', 'simd128');
+  const jd = speedup('json', 'city', 'default');
+  if (js !== null || jd !== null) {
+    lines.push(`- JSON city: \`slab-fresh\` is **${js === null ? 'not measured' : fmtX(js)}** \`owned-system\` (serde_json) in the simd128 build`
+      + ` (target ≥ 3x in V8: ${js === null ? 'not measured' : js >= TARGET_SPEEDUP ? 'met' : 'missed'}), ${jd === null ? 'not measured' : fmtX(jd)} in the default build (u64 scan)`);
+  }
+  return lines;
+}
+
+function cellTable(results) {
+  const out = [];
+  out.push('| cell | strategy | build | ms/doc | ± | x owned-system | peak memory MiB | input MiB | grows, first doc | grows/doc, warm | allocs/doc | arena MiB |');
+  out.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [key, rows] of byCell(results)) {
+    const owned = rows.find((r) => r.strategy === 'owned-system');
+    for (const r of rows) {
+      out.push(`| ${key} | ${r.strategy} | ${r.build} | ${fmtMs(r.ms_per_doc)} | ${fmtMs(r.spread_ms)} | ${owned ? fmtX(owned.ms_per_doc / r.ms_per_doc) : '-'}`
+        + ` | ${fmtMiB(r.memory_end)} | ${fmtMiB(r.input_bytes)} | ${fmtN(grows(r.first))} | ${fmtN(grows(r.warm))} | ${fmtN(r.warm.alloc_calls)}`
+        + ` | ${r.arena_reserved == null ? '-' : fmtMiB(r.arena_reserved)} |`);
+    }
+  }
+  return out;
+}
+
+function verdictTable(results) {
+  const out = ['| cell | slab-fresh ms/doc | x owned-system | fastest competitor | its ms/doc | verdict |', '|---|---:|---:|---|---:|---|'];
+  for (const v of verdicts(results)) {
+    out.push(`| ${v.cell} | ${fmtMs(v.slab)} | ${v.speedup === null ? '-' : fmtX(v.speedup)} | ${v.best} | ${fmtMs(v.bestMs)} | ${v.verdict} |`);
+  }
+  return out;
+}
+
+/**
+ * The whole file. `run`: { date, machine, compiler, command, builds: {name: flags}, elapsedS,
+ * engines: [{ engine, version, results, error }] }.
+ */
+export function renderReport(run) {
+  const md = [];
+  md.push('# arena-bench on Wasm');
+  md.push('');
+  md.push('Written by `node arena-bench/wasm/run.mjs` from one run: regenerate it with that command instead of editing it. How a cell is measured: arena-bench\'s README, section "Wasm".');
+  md.push('');
+  md.push('| | |');
+  md.push('|---|---|');
+  md.push(`| date | ${run.date} |`);
+  md.push(`| machine | ${run.machine} |`);
+  md.push(`| compiler | ${run.compiler} |`);
+  md.push(`| command | \`${run.command}\` |`);
+  for (const [name, flags] of Object.entries(run.builds)) md.push(`| build \`${name}\` | ${flags} |`);
+  for (const e of run.engines) {
+    md.push(`| engine | ${e.engine} ${e.version || ''}${e.error ? ` — **did not run: ${e.error.split('\n')[0]}**` : ''} |`);
+  }
+  const first = run.engines.find((e) => e.results)?.results;
+  if (first) {
+    const o = first.options;
+    md.push(`| run | ${o.rounds} round(s) after ${o.warmup} warm-up round(s); per cell at least ${o.minSamples} samples and ${o.minMs} ms of them (the large city: ${o.largeMinSamples} samples), each sample a batch of documents at least ${o.batchMs} ms long; the city and event streams of ${(o.size / 1e6).toFixed(1)} MB, the large city of ${(o.large / 1e6).toFixed(0)} MB of postcard; ${run.elapsedS.toFixed(0)} s in all |`);
+  }
+  md.push('');
+  md.push('Builds: the whole matrix runs on `default` (`cargo build --release --target wasm32-unknown-unknown`: dlmalloc, arena-core\'s JSON scan 8 bytes at a time in a `u64`); `talc` runs `owned-talc` and `in-place-talc` on every cell; `simd128` runs every strategy again on the JSON cells, marked `(simd128)`, each compared within its build. Times are per document (deserialization and drop), the median sample; `x owned-system` is `owned-system`\'s time over the row\'s, in the same build and engine. Peak memory is the cell\'s own instance\'s linear memory at its end (it never shrinks), input included; grows are `memory.grow` calls, by the global allocator and by `SlabArena`\'s pool.');
+  for (const e of run.engines) {
+    md.push('');
+    md.push(`## ${e.engine} ${e.version || ''}`);
+    md.push('');
+    if (!e.results) {
+      md.push(`Did not run: ${e.error ?? 'no results'}`);
+      continue;
+    }
+    if (e.results.engine?.userAgent) md.push(`User agent: \`${e.results.engine.userAgent}\`${e.results.engine.crossOriginIsolated ? ' (cross-origin isolated)' : ''}.`);
+    md.push('');
+    md.push('### Targets');
+    md.push('');
+    md.push(...targetLines(e.results));
+    if (e.results.errors.length) {
+      md.push('');
+      md.push('Cells that failed:');
+      md.push('');
+      for (const x of e.results.errors) md.push(`- ${x.cell}: ${x.error}`);
+    }
+    md.push('');
+    md.push('### Verdicts per cell');
+    md.push('');
+    md.push(...verdictTable(e.results));
+    md.push('');
+    md.push('### Every cell');
+    md.push('');
+    md.push(...cellTable(e.results));
+  }
+  md.push('');
+  return md.join('\n');
+}
