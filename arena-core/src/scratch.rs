@@ -1038,6 +1038,8 @@ mod tests {
         );
         STACK.with(|s| {
             assert_eq!((s.len.get(), s.top.get()), (0, 0));
+            // Only a release lowers the mark, and pages are given back on unix only.
+            #[cfg(unix)]
             assert!(
                 s.high.get() <= KEEP_RESIDENT + 4096,
                 "high {}",
@@ -1155,6 +1157,7 @@ mod tests {
         for i in 0..(below + 3 * tail) as u64 {
             frame.push([i, !i, i % 7]).unwrap();
         }
+        #[cfg(unix)]
         let releases = thread_page_releases();
         let pairs = frame.move_pairs_into(below + tail, &bump).unwrap();
         assert_eq!(pairs.len(), tail);

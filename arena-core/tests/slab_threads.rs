@@ -21,6 +21,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "wasm32-wasip1 has no threads")]
 fn threads_share_one_pool() {
     let pool = Arc::new(
         ChunkPool::builder()

@@ -3,9 +3,10 @@
 //!
 //! Not under AddressSanitizer (`arena_asan`): trybuild runs cargo to compile the cases and runs
 //! none of arena-core's code, so there is nothing for ASan to watch. `.ci/run`'s valgrind step
-//! skips this binary for the same reason.
+//! skips this binary for the same reason. Not on wasm32 either: a test there cannot start a
+//! process, and the cases are compiled for the host anyway.
 
-#![cfg(not(arena_asan))]
+#![cfg(not(any(arena_asan, target_family = "wasm")))]
 
 use std::path::Path;
 

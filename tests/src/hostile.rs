@@ -2,18 +2,25 @@
 //! at its very end.
 
 /// Runs `f` on a thread with a 2 MiB stack, the smallest common default (macOS secondary
-/// threads use 512 KiB, Linux main threads 8 MiB): deep input must not need more.
+/// threads use 512 KiB, Linux main threads 8 MiB), and returns what it returns: deep input
+/// must not need more.
+///
+/// On wasm32, which has no threads, `f` runs on the calling thread: its stack is the module's
+/// (1 MiB unless linked with another `-zstack-size`) and the engine's for the calls.
 ///
 /// # Panics
 ///
 /// When `f` panics.
-pub fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+pub fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    #[cfg(target_family = "wasm")]
+    return f();
+    #[cfg(not(target_family = "wasm"))]
     std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(f)
         .unwrap()
         .join()
-        .unwrap();
+        .unwrap()
 }
 
 /// A JSON array of a thousand strings that fails at its very end (a trailing comma): a read

@@ -23,6 +23,7 @@ use arena_tests::Format::MsgPack;
 use arena_tests::corruption::corruption;
 use arena_tests::derive_support::Errors::AnyMessage;
 use arena_tests::derive_support::SameAs;
+use arena_tests::hostile::on_small_stack;
 use arena_tests::shapes::{OwnedShape, Shape, shape};
 use arena_tests::tagged::{Event, Key, OwnedEvent, OwnedPoint, Point, Readable, event, msgpack};
 use arena_tests::{corrupted, differential, json_reads, json_refuses, same_reading, tag_at};
@@ -607,15 +608,10 @@ fn deep_nesting_is_a_depth_error() {
             AnyMessage
         );
         let deep = nest(100_000, tag_first);
-        let read = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(move || {
-                let bump = bumpalo::Bump::new();
-                MsgPack.decode_in::<Nest<'_>, _>(&bump, &deep).map(|_| ())
-            })
-            .expect("a thread")
-            .join()
-            .expect("no stack overflow");
+        let read = on_small_stack(move || {
+            let bump = bumpalo::Bump::new();
+            MsgPack.decode_in::<Nest<'_>, _>(&bump, &deep).map(|_| ())
+        });
         let error = read.expect_err("too deep");
         assert!(error.contains("depth limit"), "{error}");
     }

@@ -922,7 +922,13 @@ fn huge_claims() -> Vec<(Format, &'static str, Vec<u8>)> {
     for kind in ["str", "bytes", "bstr", "u32s"] {
         claims.push((Format::Postcard, kind, abc(varint_tb.clone())));
         claims.push((Format::Postcard, kind, abc(varint_2_62.clone())));
-        claims.push((Format::Bincode, kind, abc(bincode_tb.clone())));
+        // Not on 32-bit targets: bincode 2.0.1 decodes a varint length as `u64 as usize`, so
+        // there 2^40 reads as 0 and the input as an empty value, no error (bincode's own
+        // `String` decoding checks the conversion; its sequences, which these are read as, do
+        // not). `bincode_max` truncates to `u32::MAX` there, still a claim past the input.
+        if cfg!(target_pointer_width = "64") {
+            claims.push((Format::Bincode, kind, abc(bincode_tb.clone())));
+        }
         claims.push((Format::Bincode, kind, abc(bincode_max.clone())));
         claims.push((Format::Bincode, kind, abc(bincode_60k.clone())));
     }
