@@ -33,11 +33,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const pkg = join(here, 'pkg');
 
-// Each build: its cargo flags, its target directory (RUSTFLAGS differ, so simd128 has its own
-// and neither invalidates the other's cache) and how wasm.md names its flags.
+// Each build: its cargo flags, its target directory (one each: the cdylib's file has no hash in
+// its name, so two builds in one directory overwrite each other's and rebuild the crate every
+// time; simd128's RUSTFLAGS would rebuild every crate) and how wasm.md names its flags.
 const BUILD_SPECS = {
   default: { features: [], rustflags: '', dir: 'target/wasm-bench', flags: '`--release --target wasm32-unknown-unknown` (dlmalloc)' },
-  talc: { features: ['talc'], rustflags: '', dir: 'target/wasm-bench', flags: '`--release --target wasm32-unknown-unknown --features talc` (talc\'s `WasmDynamicTalc` as the global allocator)' },
+  talc: { features: ['talc'], rustflags: '', dir: 'target/wasm-bench-talc', flags: '`--release --target wasm32-unknown-unknown --features talc` (talc\'s `WasmDynamicTalc` as the global allocator)' },
   simd128: { features: [], rustflags: '-C target-feature=+simd128', dir: 'target/wasm-bench-simd128', flags: '`--release --target wasm32-unknown-unknown`, `RUSTFLAGS="-C target-feature=+simd128"` (dlmalloc)' },
 };
 
@@ -152,7 +153,7 @@ async function main() {
   for (const e of engines) {
     if (!e.results) continue;
     console.log(`\n${e.engine} ${e.version}:`);
-    for (const line of targetLines(e.results)) console.log(line);
+    for (const line of targetLines(e.results, e.engine)) console.log(line);
     for (const x of e.results.errors) console.log(`FAILED ${x.cell}: ${x.error}`);
   }
   const command = `node arena-bench/wasm/run.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
