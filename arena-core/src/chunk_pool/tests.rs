@@ -201,7 +201,8 @@ fn stats_print_as_a_table() {
     let b = pool.take(100 * KIB).unwrap();
     let big = pool.take(300 * KIB).unwrap();
     pool.give_back([b].into_iter(), None);
-    let table = pool.stats().to_string();
+    let stats = pool.stats();
+    let table = stats.to_string();
     let row = |class: &str| {
         table
             .lines()
@@ -217,10 +218,14 @@ fn stats_print_as_a_table() {
     assert_eq!(row("64 KiB"), "1 1 0 0 1", "{table}");
     assert_eq!(row("128 KiB"), "1 0 1 0 1", "{table}");
     assert_eq!(row("dedicated"), "1 1 0 0 1", "{table}");
-    assert!(
-        table.contains("OS calls: 3 map, 0 unmap, 0 advise"),
-        "{table}"
-    );
+    // One `mmap` a chunk. On wasm32 one `memory.grow` serves all three, or none when memory an
+    // earlier test's pool gave back is free (the spans are the process's).
+    #[cfg(not(target_arch = "wasm32"))]
+    assert_eq!(stats.os_map_calls, 3, "{table}");
+    #[cfg(target_arch = "wasm32")]
+    assert!(stats.os_map_calls <= 1, "{table}");
+    let calls = format!("OS calls: {} map, 0 unmap, 0 advise", stats.os_map_calls);
+    assert!(table.contains(&calls), "{table}");
     // 64 + 300 of 492 KiB in use; the only free chunk is the largest: no fragmentation.
     assert!(
         table.contains("utilization 74.0%, fragmentation 0.0%"),
@@ -286,6 +291,7 @@ fn auto_reserve_follows_recent_arenas() {
 /// back since (class chunks and dedicated ones alike); a thread that gave none back gets
 /// the hottest.
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "wasm32-wasip1 has no threads")]
 fn a_thread_takes_back_its_own_chunk_first() {
     let pool = small_classes()
         .reserve(Reserve::Bytes(16 * PAGE))
