@@ -65,6 +65,8 @@
 //!   `derive_runtime` and `arena_vec`).
 
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`, nightly) marks every item a feature gates with that feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod allocator;
 mod arena_deserialize;

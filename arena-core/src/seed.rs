@@ -136,7 +136,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     /// | format | with `str_as_bytes` |
     /// |---|---|
     /// | postcard, bincode | faster; the same values, and invalid UTF-8 is still an error |
-    /// | MessagePack ([`msgpack`](crate::msgpack)'s reader, rmp-serde) | same values, no faster (they check UTF-8 before the visitor) |
+    /// | MessagePack (the `msgpack` feature's reader, rmp-serde) | same values, no faster (they check UTF-8 before the visitor) |
     /// | CBOR (cbor4ii) | fails: strings are not byte strings there |
     /// | JSON and other human-readable formats | ignored (their byte strings read differently) |
     ///
