@@ -326,8 +326,12 @@ impl SlabArena {
     /// Forgets every allocation and keeps one chunk (poisoned under `arena_asan`), giving the
     /// others back to the pool: a chunk the size of everything the arena used if it held
     /// several and the pool has one (so the next document of that size takes no chunk), else
-    /// its largest. Taking `&mut self`, it cannot run while anything allocated from the arena
-    /// is still borrowed.
+    /// its largest, or one of its largest's size. That chunk is taken after the others went
+    /// back, so the pool can release their memory for it first: the arena's chunks and their
+    /// replacement are not held at once (which on wasm32, where memory never shrinks, would
+    /// grow it by a second arena). When the pool or the limits refuse both, the arena keeps no
+    /// chunk and takes one at its next allocation. Taking `&mut self`, it cannot run while
+    /// anything allocated from the arena is still borrowed.
     pub fn reset(&mut self) {
         let mut keep: Option<(NonNull<ChunkHeader>, usize)> = None;
         let mut used = 0;
@@ -344,40 +348,68 @@ impl SlabArena {
             reserved: self.reserved.get(),
             used,
         };
-        let (keep, size) = if self.chunks.get() > 1 {
-            // All the chunks go back; one of the size used replaces them, unless the largest
-            // is already as large or the limits or the pool refuse one.
-            let single = sized_chunk(used, HEADER)
-                .filter(|&single| single > largest_size)
-                // It replaces every chunk the arena holds: none counts against the limit.
-                .and_then(|single| self.take_exact(single, 0));
-            let skip = if single.is_some() {
-                None
-            } else {
-                Some(largest)
-            };
+        let single = if self.chunks.get() > 1 {
+            sized_chunk(used, HEADER).filter(|&single| single > largest_size)
+        } else {
+            None
+        };
+        let Some(single) = single else {
+            // The largest chunk is as large as one of the size used would be (or the only
+            // one): it stays, and the others go back.
             let others = ChunkDrain {
                 next: self.head.get(),
-                skip,
+                skip: Some(largest),
             };
             self.pool.give_back(others, Some(arena));
-            match single {
-                Some(chunk) => {
-                    let size = chunk.size();
-                    (write_header(chunk, None), size)
-                }
-                None => (largest, largest_size),
-            }
-        } else {
-            self.pool.give_back(core::iter::empty(), Some(arena));
-            (largest, largest_size)
+            self.keep_sole_chunk(largest, largest_size);
+            return;
         };
-        // SAFETY: `keep` is a chunk of the list (or the one just taken) with a written header,
-        // and the only one left.
+        // Every chunk goes back before the one of the size used is taken, so the pool can
+        // release them to make room for it (on wasm32 their memory then serves it, where memory
+        // never shrinks) rather than hold both at once. If the limits or the pool refuse that
+        // chunk, one of the largest's size is taken instead (the pool still has the largest
+        // unless it released it for the request), and if that is refused too, the arena is
+        // left with no chunk, as a new one is.
+        let all = ChunkDrain {
+            next: self.head.get(),
+            skip: None,
+        };
+        self.pool.give_back(all, Some(arena));
+        match self
+            .take_exact(single, 0)
+            .or_else(|| self.take_exact(largest_size, 0))
+        {
+            Some(chunk) => {
+                let size = chunk.size();
+                self.keep_sole_chunk(write_header(chunk, None), size);
+            }
+            None => self.clear_chunks(),
+        }
+    }
+
+    /// Makes `keep`, a chunk with its header written, the arena's only chunk, empty, current
+    /// and poisoned (under `arena_asan`).
+    fn keep_sole_chunk(&self, keep: NonNull<ChunkHeader>, size: usize) {
+        // SAFETY: `keep` is a chunk with a written header that the arena owns (its list's, or
+        // just taken), and the only one it keeps.
         unsafe { (*keep.as_ptr()).prev = None };
         let base = keep.cast::<u8>().as_ptr();
         poison::poison(base.wrapping_add(HEADER), size - HEADER);
         self.install_sole_chunk(keep, size);
+    }
+
+    /// Leaves the arena with no chunk, as [`SlabArenaBuilder::build`] makes one that takes
+    /// its first chunk at its first allocation. Its chunks must already be back in the pool.
+    fn clear_chunks(&self) {
+        self.cursor.set(ptr::without_provenance_mut(EMPTY));
+        self.bottom.set(EMPTY);
+        self.low_open.set(false);
+        self.low_retired.set(None);
+        self.current.set(None);
+        self.head.set(None);
+        self.chunks.set(0);
+        self.reserved.set(0);
+        self.next_size.set(self.initial_chunk);
     }
 
     /// Makes `header`'s chunk, `size` bytes with its header written and linked to nothing, the

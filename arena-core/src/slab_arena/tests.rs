@@ -1,5 +1,5 @@
 use super::*;
-use crate::BumpAllocatorExt;
+use crate::{BumpAllocatorExt, Reserve};
 
 fn small_pool() -> Arc<ChunkPool> {
     Arc::new(
@@ -103,6 +103,70 @@ fn a_fresh_arena_takes_one_chunk_for_a_document_the_last_arenas_held() {
 }
 
 #[test]
+fn reset_gives_the_chunks_back_before_it_takes_their_replacement() {
+    // The pool's mapped bytes show whether the arena's chunks and the one that replaces them
+    // were held at once: with no reserve, what goes back is released at once; with the
+    // default one, the request for the replacement releases what the reserve does not keep.
+    for reserve in [Reserve::Bytes(0), Reserve::Auto] {
+        let pool = Arc::new(
+            ChunkPool::builder()
+                .chunk_sizes(4096, 64 * 1024)
+                .reserve(reserve)
+                .build()
+                .unwrap(),
+        );
+        let mut arena = SlabArena::with_pool(pool.clone());
+        document(&arena);
+        assert!(arena.stats().chunks > 5, "{:?}", arena.stats());
+        let held = pool.stats().bytes_mapped;
+        assert_eq!(pool.stats().peak_bytes_mapped, held);
+        #[cfg(target_arch = "wasm32")]
+        let pages = core::arch::wasm32::memory_size(0);
+        arena.reset();
+        arena.check_invariants();
+        assert_eq!(arena.stats().chunks, 1);
+        // On linear memory the released chunks' spans serve the replacement: no `memory.grow`.
+        #[cfg(target_arch = "wasm32")]
+        assert_eq!(
+            core::arch::wasm32::memory_size(0),
+            pages,
+            "{reserve:?}: reset grew memory"
+        );
+        let after = pool.stats();
+        assert!(
+            after.peak_bytes_mapped <= held,
+            "{reserve:?}: {} mapped at once for {held} held: {after:?}",
+            after.peak_bytes_mapped
+        );
+        drop(arena);
+        pool.check_invariants();
+    }
+}
+
+#[test]
+fn an_arena_whose_chunks_all_went_back_is_empty_and_works_on() {
+    // What `reset` leaves when the pool refuses every replacement chunk (the OS out of memory).
+    let pool = small_pool();
+    let arena = SlabArena::with_pool(pool.clone());
+    document(&arena);
+    let all = ChunkDrain {
+        next: arena.head.get(),
+        skip: None,
+    };
+    pool.give_back(all, None);
+    arena.clear_chunks();
+    arena.check_invariants();
+    assert_eq!(arena.stats().chunks, 0);
+    assert_eq!(arena.stats().chunk_bytes, 0);
+    assert_eq!(pool.stats().bytes_in_use, 0);
+    document(&arena);
+    arena.check_invariants();
+    drop(arena);
+    pool.check_invariants();
+    assert_eq!(pool.stats().bytes_in_use, 0);
+}
+
+#[test]
 fn reset_keeps_one_chunk_for_all_the_arena_used() {
     let pool = small_pool();
     let mut arena = SlabArena::with_pool(pool.clone());
@@ -138,7 +202,8 @@ fn reset_keeps_one_chunk_for_all_the_arena_used() {
     assert_eq!(limited.stats().chunks, 1);
     assert!(limited.stats().chunk_bytes <= 40 * 1024);
     assert!(limited.stats().reserved_bytes >= 400 * 64);
-    // A pool whose limit leaves no room for that chunk: the arena keeps its largest.
+    // A pool whose limit leaves no room for that chunk beside the arena's: they go back first,
+    // so it is taken all the same.
     let tight = Arc::new(
         ChunkPool::builder()
             .chunk_sizes(4096, 64 * 1024)
@@ -156,7 +221,12 @@ fn reset_keeps_one_chunk_for_all_the_arena_used() {
     full.reset();
     full.check_invariants();
     assert_eq!(full.stats().chunks, 1);
-    assert_eq!(full.stats().chunk_bytes, largest);
+    assert!(full.stats().chunk_bytes > largest, "{:?}", full.stats());
+    assert!(
+        full.stats().reserved_bytes >= 800 * 64,
+        "{:?}",
+        full.stats()
+    );
     drop(full);
     tight.check_invariants();
     drop((arena, limited));
