@@ -46,6 +46,12 @@
 //! category `Io`; one met while the buffer fills is the answer, even if the text before it
 //! was already no JSON.
 //!
+//! A stream of documents (JSON Lines, concatenated or whitespace-separated values) is read
+//! with [`SliceStream`] from a slice and [`ReaderStream`] from a reader, through a window of the
+//! input: each document with the crate's reader, into the arena the caller passes for it (see
+//! [`DocumentStream`](crate::DocumentStream) for the loops), item by item as serde_json's
+//! `StreamDeserializer` reads them.
+//!
 //! [`from_str_seed`], [`from_slice_seed`] and [`from_reader_seed`] do the same with a seed the
 //! caller configured:
 //! [`ArenaSeed::with_limits`] for untrusted input, [`ArenaSeed::with_trust`] for a stream of
@@ -84,9 +90,13 @@ mod map_access;
 mod neon_mask;
 mod number;
 mod pow5;
+mod reader_stream;
 mod refused;
 mod scan;
 mod seq_access;
+mod slice_stream;
+mod stream_document;
+mod stream_error;
 mod string;
 mod value;
 mod variant_access;
@@ -97,8 +107,10 @@ pub use deserializer::Deserializer as Reader;
 pub(crate) use direct::Array;
 #[doc(hidden)]
 pub use direct::{Fields, Object};
+pub use reader_stream::{DEFAULT_WINDOW, ReaderStream};
 #[doc(hidden)]
 pub use refused::Refused;
+pub use slice_stream::SliceStream;
 
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;

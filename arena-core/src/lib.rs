@@ -57,7 +57,8 @@
 //! - `scratch`, the stack sequences collect on, `slot`, the place a value is written into,
 //!   then `slice_builder`, where a sequence's elements go and the visitor that reads one;
 //! - `arena_deserialize`, the trait (its slice hook uses `slice_builder`), then `seed`, which
-//!   opens calls, `impls` and `bstr`; `value` ([`Value`], a dynamic document, and
+//!   opens calls, `stream` ([`DocumentStream`], a stream of documents read one seed at a
+//!   time, which the format modules implement), `impls` and `bstr`; `value` ([`Value`], a dynamic document, and
 //!   [`ValueDeserializer`], which replays one under `buffer_rules`); `derive_runtime`, what the
 //!   derive's code calls: the content reads of a stream under `buffer_rules` (`content`), the
 //!   tagged enums and flatten (which buffer into a `Value` where they must);
@@ -95,6 +96,7 @@ mod seed;
 mod slab_arena;
 mod slice_builder;
 mod slot;
+mod stream;
 mod thread_memory;
 mod through_serde;
 mod utf8;
@@ -112,6 +114,7 @@ pub use chunk_pool::{
 pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
 pub use seed::ArenaSeed;
 pub use slab_arena::{SlabArena, SlabArenaBuilder, SlabCheckpoint, SlabStats};
+pub use stream::{DocumentStream, Documents};
 pub use thread_memory::{ThreadMemoryStats, release_thread_scratch, thread_memory_stats};
 pub use value::{Value, ValueDeserializer, ValueError, ValueIndex};
 
