@@ -33,6 +33,12 @@ use std::time::Instant;
 use arena_core::{ArenaDeserialize, BumpAllocator, SlabArena};
 use serde::Serialize;
 
+#[path = "support/sample.rs"]
+mod sample;
+#[path = "support/peak_rss.rs"]
+mod support;
+use support::{mib, peak_rss};
+
 /// One record of the file.
 #[derive(ArenaDeserialize)]
 struct Record<'bump> {
@@ -76,35 +82,6 @@ fn write_sample(path: &Path, n: usize) -> Result<(), Box<dyn std::error::Error>>
     }
     out.flush()?;
     Ok(())
-}
-
-/// The process's peak resident size in bytes, from `getrusage`.
-#[cfg(unix)]
-fn peak_rss() -> Option<u64> {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
-    // SAFETY: `getrusage` fills the `rusage` it is given when it returns 0; it is read only then.
-    let usage = unsafe {
-        if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
-            return None;
-        }
-        usage.assume_init()
-    };
-    let max = u64::try_from(usage.ru_maxrss).ok()?;
-    // Linux counts in KiB, macOS in bytes.
-    Some(if cfg!(target_os = "macos") {
-        max
-    } else {
-        max * 1024
-    })
-}
-
-#[cfg(not(unix))]
-fn peak_rss() -> Option<u64> {
-    None
-}
-
-fn mib(bytes: u64) -> f64 {
-    bytes as f64 / f64::from(1 << 20)
 }
 
 /// One read of `path` in this process (`--measure reader|bytes PATH`): prints one line.
@@ -169,39 +146,28 @@ fn measure(how: &str, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, how, path] = args.as_slice()
-        && flag == "--measure"
-    {
-        return measure(how, Path::new(path));
-    }
-    // The file to read, and how many records to write to it first (a sample, removed after).
-    let (path, sample) = match args.as_slice() {
-        [] => (sample_path(), Some(DEFAULT_RECORDS)),
-        [flag, n] if flag == "--records" => (sample_path(), Some(n.parse()?)),
-        [path] => (PathBuf::from(path), None),
-        _ => return Err("usage: postcard_file [PATH | --records N]".into()),
+    let records = DEFAULT_RECORDS as u64;
+    let (path, sample) = match sample::parse(&args, "--records", records, sample_path())? {
+        sample::Run::Measure(how, path) => return measure(&how, &path),
+        sample::Run::Read { path, sample } => (path, sample),
     };
-    if let Some(n) = sample {
+    let write = |path: &Path, n: u64| {
         println!("writing {n} sample records to {}", path.display());
-        write_sample(&path, n)?;
-    }
-    let result = (|| {
+        write_sample(path, usize::try_from(n)?)
+    };
+    sample::with_sample(&path, sample, write, |path| {
         let exe = std::env::current_exe()?;
         for how in ["reader", "bytes"] {
             let status = Command::new(&exe)
                 .args(["--measure", how])
-                .arg(&path)
+                .arg(path)
                 .status()?;
             if !status.success() {
                 return Err(format!("the {how} read failed: {status}").into());
             }
         }
         Ok(())
-    })();
-    if sample.is_some() {
-        std::fs::remove_file(&path)?;
-    }
-    result
+    })
 }
 
 /// Where the sample goes: the temporary directory, named after this process.
