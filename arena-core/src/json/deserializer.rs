@@ -73,6 +73,20 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// A reader at the start of `input` that decodes into `scratch` (each use clears it): a
+    /// stream of documents keeps one buffer for all of them.
+    pub(super) fn with_scratch(input: &'de [u8], scratch: Vec<u8>) -> Self {
+        Self {
+            scratch,
+            ..Self::from_slice(input)
+        }
+    }
+
+    /// The scratch buffer, for the next document's reader.
+    pub(super) fn into_scratch(self) -> Vec<u8> {
+        self.scratch
+    }
+
     /// Checks that only whitespace follows the value, as `serde_json::Deserializer::end` does.
     ///
     /// # Errors

@@ -79,6 +79,8 @@ pub struct ReaderStream<R> {
     offset: usize,
     /// Whether an error ended the stream.
     failed: bool,
+    /// The reader's buffer for strings with escapes, kept from one document to the next.
+    scratch: Vec<u8>,
 }
 
 /// The window a [`ReaderStream`] reads into unless told otherwise: 1 MiB, so each `read` call
@@ -105,6 +107,7 @@ impl<R: io::Read> ReaderStream<R> {
             origin: Origin::default(),
             offset: 0,
             failed: false,
+            scratch: Vec::new(),
         }
     }
 
@@ -177,7 +180,14 @@ impl<R: io::Read> DocumentStream for ReaderStream<R> {
                 let (window, base) = (&self.window[..self.end], self.origin);
                 let origin = || base.after(&window[..start]);
                 let doc = &window[start..];
-                match stream_document::read(seed, doc, self.eof, origin, Positions::Reader) {
+                match stream_document::read(
+                    seed,
+                    doc,
+                    &mut self.scratch,
+                    self.eof,
+                    origin,
+                    Positions::Reader,
+                ) {
                     Step::Value(value, len) => {
                         self.start = start + len;
                         self.offset = self.dropped + self.start;

@@ -66,6 +66,8 @@ pub struct SliceStream<'de> {
     offset: usize,
     /// Where serde_json stopped reading the document that ended the stream, once one has.
     failed_at: Option<usize>,
+    /// The reader's buffer for strings with escapes, kept from one document to the next.
+    scratch: Vec<u8>,
 }
 
 impl<'de> SliceStream<'de> {
@@ -77,6 +79,7 @@ impl<'de> SliceStream<'de> {
             pos: 0,
             offset: 0,
             failed_at: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -116,7 +119,14 @@ impl DocumentStream for SliceStream<'_> {
         }
         let input = self.input;
         let origin = || Origin::default().after(&input[..start]);
-        match stream_document::read(seed, &input[start..], true, origin, Positions::Slice) {
+        match stream_document::read(
+            seed,
+            &input[start..],
+            &mut self.scratch,
+            true,
+            origin,
+            Positions::Slice,
+        ) {
             Step::Value(value, len) => {
                 self.pos = start + len;
                 self.offset = self.pos;

@@ -55,12 +55,14 @@ const fn ends_value(next: Option<&u8>) -> bool {
 }
 
 /// Reads the document at the start of `doc` (its first byte is no whitespace) with `seed`.
-/// `complete` says whether the stream ends with `doc`; `origin` is where `doc` starts in the
-/// stream (asked for only on an error), and `positions` whose positions errors carry. A failed
+/// `scratch` is the reader's buffer for strings with escapes, kept by the stream. `complete`
+/// says whether the stream ends with `doc`; `origin` is where `doc` starts in the stream
+/// (asked for only on an error), and `positions` whose positions errors carry. A failed
 /// document, or one to read again, leaves the arena where it was.
 pub(super) fn read<'bump, T, A>(
     seed: ArenaSeed<'bump, T, A>,
     doc: &[u8],
+    scratch: &mut Vec<u8>,
     complete: bool,
     origin: impl Fn() -> Origin,
     positions: Positions,
@@ -82,7 +84,7 @@ where
         }
         Ok(())
     };
-    let mut reader = Deserializer::from_slice(doc);
+    let mut reader = Deserializer::with_scratch(doc, core::mem::take(scratch));
     // SAFETY: `Attempt` holds no references (a `serde_json::Error` owns its message), nor
     // does `None`, the reader's refusal.
     let ours = unsafe {
@@ -94,12 +96,14 @@ where
                 })
                 .map_err(|Refused| None)?;
             check_end(reader.pos()).map_err(Some)?;
-            Ok((value, reader.pos()))
+            Ok(value)
         })
     };
+    let len = reader.pos();
+    *scratch = reader.into_scratch();
     // A document the crate's reader refused: serde_json's value or error is the answer.
     let read = match ours {
-        Ok(read) => Ok(read),
+        Ok(value) => Ok((value, len)),
         Err(Some(attempt)) => Err(attempt),
         // SAFETY: as above.
         Err(None) => unsafe {
