@@ -1,5 +1,6 @@
 //! Measuring one cell (format × dataset × strategy) inside its own child process.
 
+use core::marker::PhantomData;
 use std::time::Duration;
 
 use crate::counting;
@@ -166,10 +167,52 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
     input: &[u8],
     plan: &Plan,
 ) -> Result<Row, String> {
+    let cell = Cell {
+        format: F::NAME,
+        dataset: D::NAME,
+        start: || Box::new(Typed::<F, D, S>(S::new_state(), PhantomData)),
+        os_calls: S::os_calls,
+    };
+    measure_cell(&cell, input, plan)
+}
+
+/// A cell's code behind pointers: all [`measure`] needs of its format, dataset and strategy,
+/// so that the measuring (the check, the counts, the timing loops, the worker threads) is
+/// compiled once rather than once per cell. Each document costs one indirect call more, which
+/// is nothing beside a document's read.
+struct Cell<'a> {
+    format: &'static str,
+    dataset: &'static str,
+    /// A reader with its state before the first document ([`Strategy::new_state`]).
+    start: fn() -> Box<dyn Reader + 'a>,
+    /// [`Strategy::os_calls`].
+    os_calls: fn() -> Option<OsCalls>,
+}
+
+/// One strategy's state and its [`Strategy::once`] for one format and dataset.
+trait Reader {
+    /// Reads one document from `input`, filling `observe` when given.
+    fn once(&mut self, input: &[u8], observe: Option<&mut Observed>) -> Result<Sample, String>;
+}
+
+/// The [`Reader`] of strategy `S` on format `F` and dataset `D`.
+struct Typed<F, D: Dataset, S: Strategy<D>>(S::State, Types<F, D, S>);
+
+/// The types a [`Typed`] reader stands for (it holds none of them).
+type Types<F, D, S> = PhantomData<fn() -> (F, D, S)>;
+
+impl<F: Format, D: Dataset, S: Strategy<D>> Reader for Typed<F, D, S> {
+    fn once(&mut self, input: &[u8], observe: Option<&mut Observed>) -> Result<Sample, String> {
+        S::once::<F>(&mut self.0, input, observe)
+    }
+}
+
+/// [`measure`] on `cell`: the check, the counts and the timing.
+fn measure_cell(cell: &Cell<'_>, input: &[u8], plan: &Plan) -> Result<Row, String> {
     // 1. Check: the result must equal the owned result, before anything is timed.
-    let mut state = S::new_state();
+    let mut state = (cell.start)();
     let mut observed = Observed::default();
-    let first = S::once::<F>(&mut state, input, Some(&mut observed))?;
+    let first = state.once(input, Some(&mut observed))?;
     if observed.digest != plan.expect_digest {
         return Err(format!(
             "the result differs from the owned result (digest {:016x}, expected {:016x})",
@@ -182,17 +225,17 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
     // process of its own, so the pool starts empty): the second document maps the chunk the
     // first one taught it, and the third may still differ; the fourth is the steady state.
     for _ in 0..2 {
-        S::once::<F>(&mut state, input, None)?;
+        state.once(input, None)?;
     }
-    let os_before = S::os_calls();
-    let (counted, calls) = counting::count(|| S::once::<F>(&mut state, input, None));
+    let os_before = (cell.os_calls)();
+    let (counted, calls) = counting::count(|| state.once(input, None));
     counted?;
-    let os_calls = S::os_calls()
+    let os_calls = (cell.os_calls)()
         .zip(os_before)
         .map(|(after, before)| after.since(before));
     // The arena a warm document leaves (the check above saw the cold first one).
     let mut warm = Observed::default();
-    S::once::<F>(&mut state, input, Some(&mut warm))?;
+    state.once(input, Some(&mut warm))?;
 
     // How many documents fit the budget, judged from the cold first one.
     let per_doc = first.decode.max(Duration::from_micros(1));
@@ -206,7 +249,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         let (baseline, file) = start_peak_window();
         let mut samples = Vec::with_capacity(runs as usize);
         for _ in 0..runs {
-            samples.push(S::once::<F>(&mut state, input, None)?);
+            samples.push(state.once(input, None)?);
         }
         let peak = proc_status_bytes("VmHWM");
         let decode = samples.iter().map(|s| nanos(s.decode)).collect();
@@ -215,7 +258,7 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
         (decode, drops, replays, baseline, file, peak)
     } else {
         drop(state);
-        time_threads::<F, D, S>(input, runs, threads)?
+        time_threads(cell, input, runs, threads)?
     };
     let mut decode: Vec<u64> = decode;
     let mut drops: Vec<u64> = drops;
@@ -229,8 +272,8 @@ pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
     decode.sort_unstable();
     drops.sort_unstable();
     Ok(Row {
-        format: F::NAME.to_owned(),
-        dataset: D::NAME.to_owned(),
+        format: cell.format.to_owned(),
+        dataset: cell.dataset.to_owned(),
         input_bytes: input.len() as u64,
         threads,
         runs,
@@ -265,11 +308,7 @@ type Timings = (Vec<u64>, Vec<u64>, Option<Vec<u64>>, u64, u64, u64);
 /// `threads` workers, each with its own copy of the document and its own state, deserialize
 /// `runs` rounds in step (a barrier starts each round); a round takes as long as its slowest
 /// worker (each of its parts, the slowest worker's at that part).
-fn time_threads<F: Format, D: Dataset, S: Strategy<D>>(
-    input: &[u8],
-    runs: u32,
-    threads: u32,
-) -> Result<Timings, String> {
+fn time_threads(cell: &Cell<'_>, input: &[u8], runs: u32, threads: u32) -> Result<Timings, String> {
     let copies: Vec<Vec<u8>> = (0..threads).map(|_| input.to_vec()).collect();
     let barrier = std::sync::Barrier::new(threads as usize);
     let (baseline, file) = start_peak_window();
@@ -279,17 +318,17 @@ fn time_threads<F: Format, D: Dataset, S: Strategy<D>>(
             .map(|copy| {
                 let barrier = &barrier;
                 scope.spawn(move || {
-                    let mut state = S::new_state();
+                    let mut state = (cell.start)();
                     // One untimed document to warm the worker's state, as on one thread (an
                     // error here shows again in the timed loop).
-                    let _ = S::once::<F>(&mut state, copy, None);
+                    let _ = state.once(copy, None);
                     let mut samples = Vec::with_capacity(runs as usize);
                     let mut failed = None;
                     for _ in 0..runs {
                         // Every worker reaches every barrier, even after an error, so that
                         // none waits forever.
                         barrier.wait();
-                        match S::once::<F>(&mut state, copy, None) {
+                        match state.once(copy, None) {
                             Ok(sample) => samples.push(sample),
                             Err(e) => failed = Some(e),
                         }
