@@ -91,6 +91,7 @@ mod limits;
 pub mod msgpack;
 #[cfg(feature = "postcard")]
 pub mod postcard;
+mod record_stream;
 mod scratch;
 mod seed;
 mod slab_arena;
@@ -112,6 +113,7 @@ pub use chunk_pool::{
     ChunkPool, ChunkPoolBuilder, ClassStats, HugePages, PoolConfigError, PoolStats, Reserve,
 };
 pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_ZERO_SIZED_LEN, Limits};
+pub use record_stream::{RecordFormat, RecordStream};
 pub use seed::ArenaSeed;
 pub use slab_arena::{SlabArena, SlabArenaBuilder, SlabCheckpoint, SlabStats};
 pub use stream::{DocumentStream, Documents};

@@ -66,10 +66,17 @@ mod deserializer;
 mod ext_deserializer;
 mod map_access;
 mod reader;
+mod record_format;
 mod seq_access;
 mod variant_access;
 
 pub use deserializer::Deserializer;
+#[doc(hidden)]
+pub use record_format::Records;
+
+/// The MessagePack values of a slice, one after another, each read into an arena (see
+/// [`RecordStream`](crate::RecordStream)), as [`from_slice_seed`] reads each.
+pub type SliceStream<'de> = crate::RecordStream<'de, Records>;
 
 /// Deserializes a `T` into `arena` from the MessagePack value at the front of `input`.
 ///

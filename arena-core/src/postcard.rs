@@ -55,11 +55,20 @@ use serde::de::DeserializeSeed;
 use crate::allocator::BumpAllocator;
 use crate::arena_deserialize::ArenaDeserialize;
 use crate::call::strings::Input;
+use crate::record_stream::RecordFormat;
 use crate::seed::ArenaSeed;
 
 mod read_flavor;
+mod record_format;
 
 use read_flavor::ReadFlavor;
+#[doc(hidden)]
+pub use record_format::Records;
+
+/// The postcard records of a slice, one after another, each read into an arena (see
+/// [`RecordStream`](crate::RecordStream)): as [`from_bytes_seed`] reads each, `take_from_bytes`
+/// style.
+pub type SliceStream<'de> = crate::RecordStream<'de, Records>;
 
 /// Deserializes a `T` into `arena` from the postcard message at the front of `input`.
 ///
@@ -110,10 +119,7 @@ where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
 {
-    let seed = seed
-        .str_as_bytes_unless_set(true)
-        .reading_slice(input.len());
-    seed.deserialize(&mut Deserializer::from_bytes(input))
+    Records::read_record(seed, input).map(|(value, _)| value)
 }
 
 /// Deserializes a `T` into `arena` from the postcard message `reader` holds next, reading

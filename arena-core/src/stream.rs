@@ -15,7 +15,8 @@ use crate::seed::ArenaSeed;
 /// A stream of documents, each read into an arena chosen per document.
 ///
 /// Implemented by the streams of the format modules (each behind its format's feature):
-/// `json::SliceStream` and `json::ReaderStream`.
+/// `json::SliceStream` and `json::ReaderStream`, and [`RecordStream`](crate::RecordStream) as
+/// `postcard::SliceStream` and `msgpack::SliceStream`.
 ///
 /// # Examples
 ///
