@@ -66,6 +66,15 @@ use crate::arena_deserialize::ArenaDeserialize;
 use crate::call::strings::Input;
 use crate::seed::ArenaSeed;
 
+mod record_format;
+
+#[doc(hidden)]
+pub use record_format::Records;
+
+/// The CBOR data items of a slice, one after another (a CBOR sequence, RFC 8742), each read
+/// into an arena (see [`RecordStream`](crate::RecordStream)), as [`from_slice_seed`] reads each.
+pub type SliceStream<'de> = crate::RecordStream<'de, Records>;
+
 /// Deserializes a `T` into `arena` from the CBOR data item at the front of `input`.
 ///
 /// # Errors

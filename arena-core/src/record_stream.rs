@@ -1,4 +1,4 @@
-//! [`RecordStream`]: the records of a slice in a binary format (postcard, MessagePack),
+//! [`RecordStream`]: the records of a slice in a binary format (postcard, MessagePack, CBOR),
 //! written one after another with nothing between them, each read into an arena.
 
 use core::marker::PhantomData;
@@ -31,10 +31,11 @@ pub trait RecordFormat {
 }
 
 /// The records of a slice written one after another in a binary format (a file of
-/// concatenated postcard or MessagePack messages), each read with the format's entry point's
+/// concatenated postcard, MessagePack or CBOR messages), each read with the format's entry point's
 /// reader into the arena [`next_in`](DocumentStream::next_in) or
 /// [`next_seed`](DocumentStream::next_seed) is given (limits and trust per record). The
-/// format modules name it: `postcard::SliceStream`, `msgpack::SliceStream`.
+/// format modules name it: `postcard::SliceStream`, `msgpack::SliceStream`,
+/// `cbor::SliceStream`.
 ///
 /// The stream ends where the input does. A record that does not read (a truncated last
 /// record, bytes that are no record) gives the format's error, the arena rewound, and ends the

@@ -16,7 +16,7 @@ use crate::seed::ArenaSeed;
 ///
 /// Implemented by the streams of the format modules (each behind its format's feature):
 /// `json::SliceStream` and `json::ReaderStream`, and [`RecordStream`](crate::RecordStream) as
-/// `postcard::SliceStream` and `msgpack::SliceStream`.
+/// `postcard::SliceStream`, `msgpack::SliceStream` and `cbor::SliceStream`.
 ///
 /// # Examples
 ///

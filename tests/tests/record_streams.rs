@@ -1,8 +1,10 @@
-//! `postcard::SliceStream` and `msgpack::SliceStream`: files of concatenated records read
+//! `postcard::SliceStream`, `msgpack::SliceStream` and `cbor::SliceStream`: files of concatenated records read
 //! record by record, each as the format's `from_bytes`/`from_slice` reads it alone; the end,
 //! a truncated last record, garbage between records, limits and rewind per record.
 
-use arena_core::{ArenaSeed, BumpAllocator, DocumentStream, Limits, SlabArena};
+use arena_core::{
+    ArenaSeed, BumpAllocator, DocumentStream, Limits, RecordFormat, RecordStream, SlabArena,
+};
 use serde::Serialize;
 
 /// One record of the files.
@@ -70,14 +72,16 @@ fn msgpack_row(row: &Row) -> Vec<u8> {
     rmp_serde::to_vec(row).unwrap()
 }
 
-#[test]
-fn every_record_reads_as_alone() {
-    let (bytes, lens) = file(postcard_row);
-    check(arena_core::postcard::SliceStream::new(&bytes), &lens);
-    let (bytes, lens) = file(msgpack_row);
-    check(arena_core::msgpack::SliceStream::new(&bytes), &lens);
-    // The offsets are the records' ends.
-    let mut stream = arena_core::msgpack::SliceStream::new(&bytes);
+fn cbor_row(row: &Row) -> Vec<u8> {
+    // A tuple, as the arena's view reads it (a struct is a CBOR map).
+    cbor4ii::serde::to_vec(Vec::new(), &(row.id, &row.name, &row.tags)).unwrap()
+}
+
+/// Checks that `stream`'s offset after each record is that record's end.
+fn offsets<F: RecordFormat>(mut stream: RecordStream<'_, F>, lens: &[usize])
+where
+    F::Error: std::fmt::Debug,
+{
     let arena = SlabArena::new();
     let mut end = 0;
     for len in lens {
@@ -85,6 +89,19 @@ fn every_record_reads_as_alone() {
         end += len;
         assert_eq!(stream.byte_offset(), end);
     }
+}
+
+#[test]
+fn every_record_reads_as_alone() {
+    let (bytes, lens) = file(postcard_row);
+    check(arena_core::postcard::SliceStream::new(&bytes), &lens);
+    offsets(arena_core::postcard::SliceStream::new(&bytes), &lens);
+    let (bytes, lens) = file(msgpack_row);
+    check(arena_core::msgpack::SliceStream::new(&bytes), &lens);
+    offsets(arena_core::msgpack::SliceStream::new(&bytes), &lens);
+    let (bytes, lens) = file(cbor_row);
+    check(arena_core::cbor::SliceStream::new(&bytes), &lens);
+    offsets(arena_core::cbor::SliceStream::new(&bytes), &lens);
 }
 
 #[test]
@@ -119,20 +136,13 @@ fn a_truncated_last_record_is_an_error_that_ends_the_stream() {
     assert_eq!(err, postcard::Error::DeserializeUnexpectedEnd);
     assert!(stream.next_in::<ArenaRow<'_>, _>(&arena).is_none());
     let (bytes, lens) = file(msgpack_row);
-    let mut stream = arena_core::msgpack::SliceStream::new(&bytes[..bytes.len() - 1]);
-    for _ in 1..lens.len() {
-        stream.next_in::<ArenaRow<'_>, _>(&arena).unwrap().unwrap();
-    }
-    let err = stream
-        .next_in::<ArenaRow<'_>, _>(&arena)
-        .unwrap()
-        .unwrap_err();
+    let stream = arena_core::msgpack::SliceStream::new(&bytes[..bytes.len() - 1]);
+    let err = fails_after(stream, lens.len() - 1);
     let theirs = rmp_serde::from_slice::<(u64, String, Vec<String>)>(
         &bytes[bytes.len() - lens[lens.len() - 1]..bytes.len() - 1],
     )
     .unwrap_err();
     assert_eq!(err.to_string(), theirs.to_string());
-    assert!(stream.next_in::<ArenaRow<'_>, _>(&arena).is_none());
 }
 
 #[test]
@@ -162,6 +172,7 @@ fn limits_apply_per_record_and_a_failed_record_rewinds() {
     let pick = [&rows[2], &rows[2], &rows[3], &rows[1]];
     let postcard: Vec<u8> = pick.iter().flat_map(|r| postcard_row(r)).collect();
     let msgpack: Vec<u8> = pick.iter().flat_map(|r| msgpack_row(r)).collect();
+    let cbor: Vec<u8> = pick.iter().flat_map(|r| cbor_row(r)).collect();
     fn run<S: DocumentStream>(stream: &mut S, message: &str)
     where
         S::Error: std::fmt::Display,
@@ -186,4 +197,44 @@ fn limits_apply_per_record_and_a_failed_record_rewinds() {
         &mut arena_core::msgpack::SliceStream::new(&msgpack),
         "length limit of 2",
     );
+    run(
+        &mut arena_core::cbor::SliceStream::new(&cbor),
+        "length limit of 2",
+    );
+}
+
+#[test]
+fn a_truncated_or_broken_cbor_record_is_cbor4iis_error_and_ends_the_stream() {
+    let arena = SlabArena::new();
+    let (bytes, lens) = file(cbor_row);
+    let last = bytes.len() - lens[lens.len() - 1];
+    for broken in [
+        &bytes[..bytes.len() - 1],
+        &[&bytes[..last], &[0xff][..]].concat()[..],
+    ] {
+        let err = fails_after(arena_core::cbor::SliceStream::new(broken), lens.len() - 1);
+        let alone = arena_core::cbor::from_slice::<ArenaRow<'_>, _>(&arena, &broken[last..]);
+        assert_eq!(err.to_string(), alone.unwrap_err().to_string());
+    }
+}
+
+/// The error of the record after `oks` good ones in `stream`, checking that it starts where
+/// they end and that the stream ends after it.
+fn fails_after<F: RecordFormat>(mut stream: RecordStream<'_, F>, oks: usize) -> F::Error
+where
+    F::Error: std::fmt::Debug,
+{
+    let arena = SlabArena::new();
+    let mut end = 0;
+    for _ in 0..oks {
+        stream.next_in::<ArenaRow<'_>, _>(&arena).unwrap().unwrap();
+        end = stream.byte_offset();
+    }
+    let err = stream
+        .next_in::<ArenaRow<'_>, _>(&arena)
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(stream.byte_offset(), end);
+    assert!(stream.next_in::<ArenaRow<'_>, _>(&arena).is_none());
+    err
 }
