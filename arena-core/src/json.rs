@@ -84,6 +84,7 @@ use serde::de::DeserializeSeed;
 
 mod deserializer;
 mod direct;
+mod document_end;
 mod eisel_lemire;
 mod map_access;
 #[cfg(target_arch = "aarch64")]
