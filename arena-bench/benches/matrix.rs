@@ -8,12 +8,12 @@
 
 use std::time::Duration;
 
-use arena_bench::datasets::Dataset;
+use arena_bench::cell::Cell;
 use arena_bench::datasets::DatasetId;
-use arena_bench::dispatch::{CellVisitor, dispatch};
-use arena_bench::format::{Format, FormatId};
+use arena_bench::dispatch;
+use arena_bench::format::FormatId;
 use arena_bench::run::documents;
-use arena_bench::strategy::{Observed, Strategy};
+use arena_bench::strategy::Observed;
 use arena_bench::strategy_id::{GlobalAllocator, StrategyId};
 use criterion::Criterion;
 
@@ -22,51 +22,40 @@ use criterion::Criterion;
 /// minutes, large enough that a document takes well over a microsecond.
 const CITY_BYTES: u64 = 100_000;
 
-struct Bench<'a> {
-    c: &'a mut Criterion,
-    input: &'a [u8],
-    digest: u64,
-    name: String,
-}
+/// Benchmarks `cell` on `input` as the group `name`, after checking its result against
+/// `digest`.
+fn bench(c: &mut Criterion, cell: &Cell, input: &[u8], digest: u64, name: &str) {
+    // Correctness first: the result must equal the owned result before it is timed.
+    let mut reader = cell.code.start();
+    let mut observed = Observed::default();
+    reader
+        .once(input, Some(&mut observed))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(
+        observed.digest, digest,
+        "{name}: the result differs from the owned one"
+    );
 
-impl CellVisitor for Bench<'_> {
-    type Output = ();
-
-    fn visit<F: Format, D: Dataset, S: Strategy<D>>(self, _: StrategyId) {
-        // Correctness first: the result must equal the owned result before it is timed.
-        let mut state = S::new_state();
-        let mut observed = Observed::default();
-        S::once::<F>(&mut state, self.input, Some(&mut observed))
-            .unwrap_or_else(|e| panic!("{}: {e}", self.name));
-        assert_eq!(
-            observed.digest, self.digest,
-            "{}: the result differs from the owned one",
-            self.name
-        );
-
-        let mut group = self.c.benchmark_group(&self.name);
-        group.bench_function("decode", |b| {
-            b.iter_custom(|iters| {
-                (0..iters)
-                    .map(|_| {
-                        S::once::<F>(&mut state, self.input, None)
-                            .map_or(Duration::ZERO, |s| s.decode)
-                    })
-                    .sum()
-            });
+    let mut group = c.benchmark_group(name);
+    group.bench_function("decode", |b| {
+        b.iter_custom(|iters| {
+            (0..iters)
+                .map(|_| {
+                    reader
+                        .once(input, None)
+                        .map_or(Duration::ZERO, |s| s.decode)
+                })
+                .sum()
         });
-        group.bench_function("drop", |b| {
-            b.iter_custom(|iters| {
-                (0..iters)
-                    .map(|_| {
-                        S::once::<F>(&mut state, self.input, None)
-                            .map_or(Duration::ZERO, |s| s.drop)
-                    })
-                    .sum()
-            });
+    });
+    group.bench_function("drop", |b| {
+        b.iter_custom(|iters| {
+            (0..iters)
+                .map(|_| reader.once(input, None).map_or(Duration::ZERO, |s| s.drop))
+                .sum()
         });
-        group.finish();
-    }
+    });
+    group.finish();
 }
 
 fn matrix(c: &mut Criterion) {
@@ -86,13 +75,8 @@ fn matrix(c: &mut Criterion) {
                     continue;
                 }
                 let name = format!("{}/{}/{}", format.name(), dataset.name(), strategy.name());
-                let bench = Bench {
-                    c: &mut *c,
-                    input,
-                    digest,
-                    name,
-                };
-                dispatch(*format, dataset, strategy, bench);
+                let cell = dispatch::cell(*format, dataset, strategy).expect("a cell");
+                bench(c, &cell, input, digest, &name);
             }
         }
     }

@@ -15,70 +15,68 @@
 
 use std::time::Instant;
 
-use arena_bench::datasets::{Dataset, DatasetId};
-use arena_bench::dispatch::{CellVisitor, dispatch};
-use arena_bench::format::{Format, FormatId};
+use arena_bench::cell::Cell;
+use arena_bench::datasets::DatasetId;
+use arena_bench::dispatch;
+use arena_bench::format::FormatId;
 use arena_bench::run::{documents, parse_size};
-use arena_bench::strategy::{Observed, Strategy};
+use arena_bench::strategy::Observed;
 use arena_bench::strategy_id::StrategyId;
 
-struct Profile<'a> {
-    input: &'a [u8],
+/// Reads `docs` documents of `input` with `cell` on each of `threads` threads, after checking
+/// the first against `expect_digest`.
+fn profile(
+    cell: &Cell,
+    input: &[u8],
     expect_digest: u64,
     docs: u32,
     threads: u32,
-}
-
-impl CellVisitor for Profile<'_> {
-    type Output = Result<(), String>;
-
-    fn visit<F: Format, D: Dataset, S: Strategy<D>>(self, strategy: StrategyId) -> Self::Output {
-        let copies: Vec<Vec<u8>> = (0..self.threads).map(|_| self.input.to_vec()).collect();
-        let barrier = std::sync::Barrier::new(copies.len());
-        let per_thread = std::thread::scope(|scope| {
-            let workers: Vec<_> = copies
-                .iter()
-                .map(|input| {
-                    let barrier = &barrier;
-                    scope.spawn(move || {
-                        let mut state = S::new_state();
-                        // Correct first, as in the benchmark.
-                        let mut observed = Observed::default();
-                        S::once::<F>(&mut state, input, Some(&mut observed))?;
-                        if observed.digest != self.expect_digest {
-                            return Err(format!("{} read a different value", strategy.name()));
-                        }
-                        barrier.wait();
-                        let started = Instant::now();
-                        for _ in 0..self.docs {
-                            S::once::<F>(&mut state, input, None)?;
-                        }
-                        Ok(started.elapsed())
-                    })
+) -> Result<(), String> {
+    let copies: Vec<Vec<u8>> = (0..threads).map(|_| input.to_vec()).collect();
+    let barrier = std::sync::Barrier::new(copies.len());
+    let per_thread = std::thread::scope(|scope| {
+        let workers: Vec<_> = copies
+            .iter()
+            .map(|input| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    let mut reader = cell.code.start();
+                    // Correct first, as in the benchmark.
+                    let mut observed = Observed::default();
+                    reader.once(input, Some(&mut observed))?;
+                    if observed.digest != expect_digest {
+                        return Err(format!("{} read a different value", cell.strategy.name()));
+                    }
+                    barrier.wait();
+                    let started = Instant::now();
+                    for _ in 0..docs {
+                        reader.once(input, None)?;
+                    }
+                    Ok(started.elapsed())
                 })
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| {
-                    w.join()
-                        .unwrap_or_else(|_| Err("a worker panicked".to_owned()))
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })?;
-        for elapsed in per_thread {
-            println!(
-                "{} {} {}: {} documents of {} bytes in {:?} ({:?} per document)",
-                F::NAME,
-                D::NAME,
-                strategy.name(),
-                self.docs,
-                self.input.len(),
-                elapsed,
-                elapsed / self.docs.max(1)
-            );
-        }
-        Ok(())
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("a worker panicked".to_owned()))
+            })
+            .collect::<Result<Vec<_>, _>>()
+    })?;
+    for elapsed in per_thread {
+        println!(
+            "{} {} {}: {} documents of {} bytes in {:?} ({:?} per document)",
+            cell.format.name(),
+            cell.dataset.name(),
+            cell.strategy.name(),
+            docs,
+            input.len(),
+            elapsed,
+            elapsed / docs.max(1)
+        );
     }
+    Ok(())
 }
 
 fn main() -> Result<(), String> {
@@ -101,34 +99,12 @@ fn main() -> Result<(), String> {
             .filter(|&n| n > 0)
             .ok_or("THREADS: a positive number")
     })?;
-    if let Some(why) = dataset.skipped(strategy) {
-        return Err(format!(
-            "{} is not measured on {}: {why}",
-            strategy.name(),
-            dataset.name()
-        ));
-    }
+    // The cell first: it says why, when the matrix has no such cell.
+    let cell = dispatch::cell(format, dataset, strategy)?;
     let prepared = documents(dataset, size, &[format])?;
     let expect_digest = prepared
         .expected_digest(format, strategy)
         .ok_or("no document to check the result against")?;
-    let (_, input) = prepared.bytes.first().ok_or_else(|| {
-        format!(
-            "no {} document of {}: {}",
-            format.name(),
-            dataset.name(),
-            dataset.skipped_format(format).unwrap_or("")
-        )
-    })?;
-    dispatch(
-        format,
-        dataset,
-        strategy,
-        Profile {
-            input,
-            expect_digest,
-            docs,
-            threads,
-        },
-    )
+    let (_, input) = prepared.bytes.first().ok_or("no document in this format")?;
+    profile(&cell, input, expect_digest, docs, threads)
 }

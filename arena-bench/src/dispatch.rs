@@ -1,135 +1,174 @@
-//! The dispatch from names to types: [`dispatch`] turns the names of a cell (its
-//! [`StrategyId`] among them) into its format, dataset and strategy types for a
-//! [`CellVisitor`], and [`measure_cell`] reaches the generic [`measure`] that way.
+//! The dispatch from names to code: [`cell`] turns the names of a cell (its format, dataset and
+//! [`StrategyId`]) into its [`Cell`], the strategy's code for that format and model.
+//!
+//! Only the cells the matrix has are compiled: the strategies that read JSON only with JSON
+//! alone, the event streams with the formats that carry them, multitude off the event streams.
+//! Datasets of one model share its code (the city and the large city, the event streams with
+//! the tag first and last), and the value table's strategies, which read no model, are compiled
+//! once each.
 
+use crate::cell::{Cell, Code};
 use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
 use crate::format::{
     Bincode, Cbor, Format, FormatId, Json, JsonSerde, JsonSonic, MsgPack, Postcard,
 };
-use crate::measure::{Plan, Row, measure};
 use crate::strategy::{
     Borrowed, Fresh, InPlace, Multitude, Ours, Owned, Reused, Strategy, ViaValue,
 };
 use crate::strategy_id::StrategyId;
 use crate::value::{ArenaValueFresh, SerdeValue, SimdJsonValue, SonicValue, ValueStrategy};
 
-/// Something done with one cell's types: what [`dispatch`] calls once it has turned the names
-/// into a format `F`, a dataset `D` and a strategy `S`.
-pub trait CellVisitor {
-    /// What it returns.
-    type Output;
-
-    /// Does it with the cell's types.
-    fn visit<F: Format, D: Dataset, S: Strategy<D>>(self, strategy: StrategyId) -> Self::Output;
-}
-
-/// Calls `visitor` with the types named by `format`, `dataset` and `strategy`.
-pub fn dispatch<V: CellVisitor>(
-    format: FormatId,
-    dataset: DatasetId,
-    strategy: StrategyId,
-    visitor: V,
-) -> V::Output {
-    match format {
-        FormatId::Postcard => with_dataset::<Postcard, V>(dataset, strategy, visitor),
-        FormatId::Bincode => with_dataset::<Bincode, V>(dataset, strategy, visitor),
-        FormatId::MsgPack => with_dataset::<MsgPack, V>(dataset, strategy, visitor),
-        FormatId::Cbor => with_dataset::<Cbor, V>(dataset, strategy, visitor),
-        FormatId::Json => with_dataset::<Json, V>(dataset, strategy, visitor),
-        FormatId::JsonSerde => with_dataset::<JsonSerde, V>(dataset, strategy, visitor),
-        FormatId::JsonSonic => with_dataset::<JsonSonic, V>(dataset, strategy, visitor),
-    }
-}
-
-fn with_dataset<F: Format, V: CellVisitor>(
-    dataset: DatasetId,
-    strategy: StrategyId,
-    visitor: V,
-) -> V::Output {
-    match dataset {
-        DatasetId::City | DatasetId::CityLarge => {
-            with_strategy::<F, city::City, V>(strategy, visitor)
-        }
-        DatasetId::Twitter => with_strategy::<F, twitter::Twitter, V>(strategy, visitor),
-        DatasetId::CitmCatalog => with_strategy::<F, citm::CitmCatalog, V>(strategy, visitor),
-        DatasetId::Canada => with_strategy::<F, canada::Canada, V>(strategy, visitor),
-        DatasetId::Events => with_strategy::<F, events::Events, V>(strategy, visitor),
-        DatasetId::EventsTagLast => with_strategy::<F, events::EventsTagLast, V>(strategy, visitor),
-    }
-}
-
-fn with_strategy<F: Format, D: Dataset, V: CellVisitor>(
-    strategy: StrategyId,
-    visitor: V,
-) -> V::Output {
-    match strategy {
-        // The same code for both allocators: the binary running it decides.
-        StrategyId::OwnedSystem | StrategyId::OwnedMimalloc => {
-            visitor.visit::<F, D, Owned>(strategy)
-        }
-        StrategyId::InPlaceSystem | StrategyId::InPlaceMimalloc => {
-            visitor.visit::<F, D, InPlace>(strategy)
-        }
-        StrategyId::Borrowed => visitor.visit::<F, D, Borrowed>(strategy),
-        StrategyId::BumpaloFresh => visitor.visit::<F, D, Fresh<Ours<bumpalo::Bump>>>(strategy),
-        StrategyId::BumpaloReused => visitor.visit::<F, D, Reused<Ours<bumpalo::Bump>>>(strategy),
-        StrategyId::BumpScopeFresh => {
-            visitor.visit::<F, D, Fresh<Ours<bump_scope::Bump>>>(strategy)
-        }
-        StrategyId::BumpScopeReused => {
-            visitor.visit::<F, D, Reused<Ours<bump_scope::Bump>>>(strategy)
-        }
-        StrategyId::SlabFresh => {
-            visitor.visit::<F, D, Fresh<Ours<arena_core::SlabArena>>>(strategy)
-        }
-        StrategyId::SlabReused => {
-            visitor.visit::<F, D, Reused<Ours<arena_core::SlabArena>>>(strategy)
-        }
-        StrategyId::SlabFreshViaValue => {
-            visitor.visit::<F, D, Fresh<Ours<arena_core::SlabArena, ViaValue>>>(strategy)
-        }
-        StrategyId::MultitudeFresh => visitor.visit::<F, D, Fresh<Multitude>>(strategy),
-        StrategyId::MultitudeReused => visitor.visit::<F, D, Reused<Multitude>>(strategy),
-        StrategyId::ValueSerdeSystem | StrategyId::ValueSerdeMimalloc => {
-            visitor.visit::<F, D, ValueStrategy<SerdeValue>>(strategy)
-        }
-        StrategyId::ValueSlabFresh => {
-            visitor.visit::<F, D, ValueStrategy<ArenaValueFresh<arena_core::SlabArena>>>(strategy)
-        }
-        StrategyId::ValueBumpaloFresh => {
-            visitor.visit::<F, D, ValueStrategy<ArenaValueFresh<bumpalo::Bump>>>(strategy)
-        }
-        StrategyId::ValueSimdJson => visitor.visit::<F, D, ValueStrategy<SimdJsonValue>>(strategy),
-        StrategyId::ValueSonicRs => visitor.visit::<F, D, ValueStrategy<SonicValue>>(strategy),
-    }
-}
-
-/// Measures one cell with [`measure`].
+/// The cell of `strategy` reading `dataset` in `format`.
 ///
 /// # Errors
 ///
-/// See [`measure`].
-pub fn measure_cell(
-    format: FormatId,
+/// Why the matrix has no such cell: the strategy reads JSON only, the dataset has no document
+/// in the format, or the strategy is not measured on the dataset.
+pub fn cell(format: FormatId, dataset: DatasetId, strategy: StrategyId) -> Result<Cell, String> {
+    if !strategy.reads(format) {
+        return Err(format!(
+            "{} reads JSON only, not {}",
+            strategy.name(),
+            format.name()
+        ));
+    }
+    if let Some(why) = dataset.skipped_format(format) {
+        return Err(format!(
+            "no {} document of {}: {why}",
+            format.name(),
+            dataset.name()
+        ));
+    }
+    if let Some(why) = dataset.skipped(strategy) {
+        return Err(format!(
+            "{} is not measured on {}: {why}",
+            strategy.name(),
+            dataset.name()
+        ));
+    }
+    let code = if strategy.json_only() {
+        json_only(dataset, strategy)
+    } else {
+        match format {
+            FormatId::Postcard => schema::<Postcard>(dataset, strategy),
+            FormatId::Bincode => schema::<Bincode>(dataset, strategy),
+            FormatId::MsgPack => described::<MsgPack>(dataset, strategy),
+            FormatId::Cbor => described::<Cbor>(dataset, strategy),
+            FormatId::Json => described::<Json>(dataset, strategy),
+            FormatId::JsonSerde => described::<JsonSerde>(dataset, strategy),
+            FormatId::JsonSonic => described::<JsonSonic>(dataset, strategy),
+        }
+    }?;
+    Ok(Cell {
+        format,
+        dataset,
+        strategy,
+        code,
+    })
+}
+
+/// What a branch the checks of [`cell`] rule out returns: the cell has no code.
+fn no_code(strategy: StrategyId) -> Result<Code, String> {
+    Err(format!("{} has no code for this cell", strategy.name()))
+}
+
+/// A typed strategy's code for a format that carries the event streams (a self-describing
+/// one).
+fn described<F: Format + 'static>(
     dataset: DatasetId,
     strategy: StrategyId,
-    input: &[u8],
-    plan: &Plan,
-) -> Result<Row, String> {
-    struct Measure<'a>(&'a [u8], &'a Plan);
-    impl CellVisitor for Measure<'_> {
-        type Output = Result<Row, String>;
-        fn visit<F: Format, D: Dataset, S: Strategy<D>>(
-            self,
-            strategy: StrategyId,
-        ) -> Self::Output {
-            let mut row = measure::<F, D, S>(self.0, self.1)?;
-            strategy.name().clone_into(&mut row.strategy);
-            Ok(row)
+) -> Result<Code, String> {
+    match dataset {
+        // multitude is not measured on them (`DatasetId::skipped`).
+        DatasetId::Events | DatasetId::EventsTagLast => {
+            typed::<F, events::Events>(strategy, no_code)
         }
+        _ => schema::<F>(dataset, strategy),
     }
-    let mut row = dispatch(format, dataset, strategy, Measure(input, plan))?;
-    // Two datasets share the city's model: the row names the one measured.
-    dataset.name().clone_into(&mut row.dataset);
-    Ok(row)
+}
+
+/// A typed strategy's code for a dataset other than the event streams, which formats without
+/// field names do not carry (`DatasetId::skipped_format`).
+fn schema<F: Format + 'static>(dataset: DatasetId, strategy: StrategyId) -> Result<Code, String> {
+    match dataset {
+        DatasetId::City | DatasetId::CityLarge => {
+            typed::<F, city::City>(strategy, multitude::<F, city::City>)
+        }
+        DatasetId::Twitter => {
+            typed::<F, twitter::Twitter>(strategy, multitude::<F, twitter::Twitter>)
+        }
+        DatasetId::CitmCatalog => {
+            typed::<F, citm::CitmCatalog>(strategy, multitude::<F, citm::CitmCatalog>)
+        }
+        DatasetId::Canada => typed::<F, canada::Canada>(strategy, multitude::<F, canada::Canada>),
+        DatasetId::Events | DatasetId::EventsTagLast => no_code(strategy),
+    }
+}
+
+/// The code of a strategy that reads every format, on format `F` and the model of `D`; the
+/// multitude strategies' code comes from `multitude` (where they are measured).
+fn typed<F: Format + 'static, D: Dataset + 'static>(
+    strategy: StrategyId,
+    multitude: fn(StrategyId) -> Result<Code, String>,
+) -> Result<Code, String> {
+    Ok(match strategy {
+        // The same code for both allocators: the binary running it decides.
+        StrategyId::OwnedSystem | StrategyId::OwnedMimalloc => Code::of::<F, D, Owned>(),
+        StrategyId::InPlaceSystem | StrategyId::InPlaceMimalloc => Code::of::<F, D, InPlace>(),
+        StrategyId::Borrowed => Code::of::<F, D, Borrowed>(),
+        StrategyId::BumpaloFresh => Code::of::<F, D, Fresh<Ours<bumpalo::Bump>>>(),
+        StrategyId::BumpaloReused => Code::of::<F, D, Reused<Ours<bumpalo::Bump>>>(),
+        StrategyId::BumpScopeFresh => Code::of::<F, D, Fresh<Ours<bump_scope::Bump>>>(),
+        StrategyId::BumpScopeReused => Code::of::<F, D, Reused<Ours<bump_scope::Bump>>>(),
+        StrategyId::SlabFresh => Code::of::<F, D, Fresh<Ours<arena_core::SlabArena>>>(),
+        StrategyId::SlabReused => Code::of::<F, D, Reused<Ours<arena_core::SlabArena>>>(),
+        StrategyId::MultitudeFresh | StrategyId::MultitudeReused => return multitude(strategy),
+        _ => return no_code(strategy),
+    })
+}
+
+/// The multitude strategies' code on format `F` and the model of `D`.
+fn multitude<F: Format + 'static, D: Dataset + 'static>(
+    strategy: StrategyId,
+) -> Result<Code, String> {
+    match strategy {
+        StrategyId::MultitudeFresh => Ok(Code::of::<F, D, Fresh<Multitude>>()),
+        StrategyId::MultitudeReused => Ok(Code::of::<F, D, Reused<Multitude>>()),
+        _ => no_code(strategy),
+    }
+}
+
+/// The code of a strategy that reads JSON only ([`StrategyId::json_only`]).
+fn json_only(dataset: DatasetId, strategy: StrategyId) -> Result<Code, String> {
+    /// `slab-fresh-via-value` on the model of `D`.
+    fn via_value<D: Dataset + 'static>() -> Code {
+        Code::of::<Json, D, Fresh<Ours<arena_core::SlabArena, ViaValue>>>()
+    }
+    /// A value table's strategy: a dynamic value reads no model, and the city's types stand
+    /// in for every dataset's.
+    fn value<S>() -> Code
+    where
+        S: Strategy<city::City, State = ()> + 'static,
+    {
+        Code::of::<Json, city::City, S>()
+    }
+    Ok(match strategy {
+        StrategyId::SlabFreshViaValue => match dataset {
+            DatasetId::City | DatasetId::CityLarge => via_value::<city::City>(),
+            DatasetId::Twitter => via_value::<twitter::Twitter>(),
+            DatasetId::CitmCatalog => via_value::<citm::CitmCatalog>(),
+            DatasetId::Canada => via_value::<canada::Canada>(),
+            DatasetId::Events | DatasetId::EventsTagLast => via_value::<events::Events>(),
+        },
+        StrategyId::ValueSerdeSystem | StrategyId::ValueSerdeMimalloc => {
+            value::<ValueStrategy<SerdeValue>>()
+        }
+        StrategyId::ValueSlabFresh => {
+            value::<ValueStrategy<ArenaValueFresh<arena_core::SlabArena>>>()
+        }
+        StrategyId::ValueBumpaloFresh => value::<ValueStrategy<ArenaValueFresh<bumpalo::Bump>>>(),
+        StrategyId::ValueSimdJson => value::<ValueStrategy<SimdJsonValue>>(),
+        StrategyId::ValueSonicRs => value::<ValueStrategy<SonicValue>>(),
+        _ => return no_code(strategy),
+    })
 }

@@ -19,8 +19,8 @@
 //! The pieces: [`model`] writes one data model in four representations, [`datasets`] holds
 //! the models and documents, [`format`](mod@format) the formats, [`strategy`] the strategies,
 //! [`strategy_id`] their names, [`json_parsers`] the table of JSON's two parsers, [`value`] the
-//! value table's strategies, [`dispatch`] the dispatch from names to types, [`measure`] the
-//! generic measurement, [`report_row`] a measured row with its speedup, [`figures`] the slab
+//! value table's strategies, [`cell`] a cell's code behind pointers, [`dispatch`] the dispatch
+//! from names to that code, [`measure`] the measurement, [`report_row`] a measured row with its speedup, [`figures`] the slab
 //! arena's figures, [`streaming`] the memory of reading a large file, [`sweep`] the size
 //! sweep, [`verdict`] the per-cell verdicts on `slab-fresh`, [`report`] the outputs,
 //! [`results`] the dated results file, [`provenance`] the date and machine it states, and
@@ -40,6 +40,8 @@ pub mod provenance;
 pub mod strategy;
 pub mod strategy_id;
 
+#[cfg(not(target_family = "wasm"))]
+pub mod cell;
 #[cfg(not(target_family = "wasm"))]
 pub mod counting;
 #[cfg(not(target_family = "wasm"))]

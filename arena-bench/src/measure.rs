@@ -1,12 +1,10 @@
 //! Measuring one cell (format × dataset × strategy) inside its own child process.
 
-use core::marker::PhantomData;
 use std::time::Duration;
 
+use crate::cell::Cell;
 use crate::counting;
-use crate::datasets::Dataset;
-use crate::format::Format;
-use crate::strategy::{ArenaBytes, Observed, OsCalls, Sample, Strategy};
+use crate::strategy::{ArenaBytes, Observed, OsCalls, Sample};
 
 /// How long and how often a cell is timed.
 #[derive(Clone, Copy, Debug)]
@@ -157,60 +155,15 @@ pub fn quantile(sorted: &[u64], q: f64) -> u64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
-/// Measures strategy `S` on `input` (format `F`, dataset `D`): checks its result against the
-/// owned digest, counts its allocator calls on one warm document, then times it.
+/// Measures `cell` on `input`: checks its result against the owned digest, counts its
+/// allocator calls on one warm document, then times it.
 ///
 /// # Errors
 ///
 /// The format's error, or a result that differs from the owned one.
-pub fn measure<F: Format, D: Dataset, S: Strategy<D>>(
-    input: &[u8],
-    plan: &Plan,
-) -> Result<Row, String> {
-    let cell = Cell {
-        format: F::NAME,
-        dataset: D::NAME,
-        start: || Box::new(Typed::<F, D, S>(S::new_state(), PhantomData)),
-        os_calls: S::os_calls,
-    };
-    measure_cell(&cell, input, plan)
-}
-
-/// A cell's code behind pointers: all [`measure`] needs of its format, dataset and strategy,
-/// so that the measuring (the check, the counts, the timing loops, the worker threads) is
-/// compiled once rather than once per cell. Each document costs one indirect call more, which
-/// is nothing beside a document's read.
-struct Cell<'a> {
-    format: &'static str,
-    dataset: &'static str,
-    /// A reader with its state before the first document ([`Strategy::new_state`]).
-    start: fn() -> Box<dyn Reader + 'a>,
-    /// [`Strategy::os_calls`].
-    os_calls: fn() -> Option<OsCalls>,
-}
-
-/// One strategy's state and its [`Strategy::once`] for one format and dataset.
-trait Reader {
-    /// Reads one document from `input`, filling `observe` when given.
-    fn once(&mut self, input: &[u8], observe: Option<&mut Observed>) -> Result<Sample, String>;
-}
-
-/// The [`Reader`] of strategy `S` on format `F` and dataset `D`.
-struct Typed<F, D: Dataset, S: Strategy<D>>(S::State, Types<F, D, S>);
-
-/// The types a [`Typed`] reader stands for (it holds none of them).
-type Types<F, D, S> = PhantomData<fn() -> (F, D, S)>;
-
-impl<F: Format, D: Dataset, S: Strategy<D>> Reader for Typed<F, D, S> {
-    fn once(&mut self, input: &[u8], observe: Option<&mut Observed>) -> Result<Sample, String> {
-        S::once::<F>(&mut self.0, input, observe)
-    }
-}
-
-/// [`measure`] on `cell`: the check, the counts and the timing.
-fn measure_cell(cell: &Cell<'_>, input: &[u8], plan: &Plan) -> Result<Row, String> {
+pub fn measure(cell: &Cell, input: &[u8], plan: &Plan) -> Result<Row, String> {
     // 1. Check: the result must equal the owned result, before anything is timed.
-    let mut state = (cell.start)();
+    let mut state = cell.code.start();
     let mut observed = Observed::default();
     let first = state.once(input, Some(&mut observed))?;
     if observed.digest != plan.expect_digest {
@@ -227,10 +180,12 @@ fn measure_cell(cell: &Cell<'_>, input: &[u8], plan: &Plan) -> Result<Row, Strin
     for _ in 0..2 {
         state.once(input, None)?;
     }
-    let os_before = (cell.os_calls)();
+    let os_before = cell.code.os_calls();
     let (counted, calls) = counting::count(|| state.once(input, None));
     counted?;
-    let os_calls = (cell.os_calls)()
+    let os_calls = cell
+        .code
+        .os_calls()
         .zip(os_before)
         .map(|(after, before)| after.since(before));
     // The arena a warm document leaves (the check above saw the cold first one).
@@ -272,8 +227,9 @@ fn measure_cell(cell: &Cell<'_>, input: &[u8], plan: &Plan) -> Result<Row, Strin
     decode.sort_unstable();
     drops.sort_unstable();
     Ok(Row {
-        format: cell.format.to_owned(),
-        dataset: cell.dataset.to_owned(),
+        format: cell.format.name().to_owned(),
+        dataset: cell.dataset.name().to_owned(),
+        strategy: cell.strategy.name().to_owned(),
         input_bytes: input.len() as u64,
         threads,
         runs,
@@ -308,7 +264,7 @@ type Timings = (Vec<u64>, Vec<u64>, Option<Vec<u64>>, u64, u64, u64);
 /// `threads` workers, each with its own copy of the document and its own state, deserialize
 /// `runs` rounds in step (a barrier starts each round); a round takes as long as its slowest
 /// worker (each of its parts, the slowest worker's at that part).
-fn time_threads(cell: &Cell<'_>, input: &[u8], runs: u32, threads: u32) -> Result<Timings, String> {
+fn time_threads(cell: &Cell, input: &[u8], runs: u32, threads: u32) -> Result<Timings, String> {
     let copies: Vec<Vec<u8>> = (0..threads).map(|_| input.to_vec()).collect();
     let barrier = std::sync::Barrier::new(threads as usize);
     let (baseline, file) = start_peak_window();
@@ -318,7 +274,7 @@ fn time_threads(cell: &Cell<'_>, input: &[u8], runs: u32, threads: u32) -> Resul
             .map(|copy| {
                 let barrier = &barrier;
                 scope.spawn(move || {
-                    let mut state = (cell.start)();
+                    let mut state = cell.code.start();
                     // One untimed document to warm the worker's state, as on one thread (an
                     // error here shows again in the timed loop).
                     let _ = state.once(copy, None);

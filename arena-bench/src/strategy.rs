@@ -3,8 +3,8 @@
 //! A strategy reads one document with [`Strategy::once`]: the deserialization is timed, then
 //! (in the check pass only) the result is observed, then the drop is timed on its own. State
 //! that survives between documents (a reused value or arena) lives in [`Strategy::State`].
-//! [`measure`](crate::measure::measure) is the one generic function instantiated per strategy,
-//! and it only puts the strategy's [`Strategy::once`] behind a pointer: the measuring is
+//! [`Code::of`](crate::cell::Code::of) is the one generic function instantiated per strategy,
+//! and it only puts the strategy's [`Strategy::once`] behind a pointer: the harnesses are
 //! compiled once.
 
 use core::marker::PhantomData;

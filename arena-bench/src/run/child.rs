@@ -3,9 +3,9 @@
 use std::time::Duration;
 
 use crate::datasets::DatasetId;
-use crate::dispatch::measure_cell;
+use crate::dispatch::cell;
 use crate::format::FormatId;
-use crate::measure::{Plan, Row};
+use crate::measure::{Plan, Row, measure};
 use crate::strategy_id::{GlobalAllocator, StrategyId};
 
 /// Fewest timed documents per cell: fewer makes the median and spread meaningless.
@@ -81,27 +81,7 @@ fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String>
     let format = FormatId::from_name(format).ok_or("unknown format")?;
     let dataset = DatasetId::from_name(dataset).ok_or("unknown dataset")?;
     let strategy = StrategyId::from_name(strategy).ok_or("unknown strategy")?;
-    if !strategy.reads(format) {
-        return Err(format!(
-            "{} reads JSON only, not {}",
-            strategy.name(),
-            format.name()
-        ));
-    }
-    if let Some(why) = dataset.skipped_format(format) {
-        return Err(format!(
-            "no {} document of {}: {why}",
-            format.name(),
-            dataset.name()
-        ));
-    }
-    if let Some(why) = dataset.skipped(strategy) {
-        return Err(format!(
-            "{} is not measured on {}: {why}",
-            strategy.name(),
-            dataset.name()
-        ));
-    }
+    let cell = cell(format, dataset, strategy)?;
     if strategy.allocator() != allocator {
         return Err(format!(
             "{} needs the {} allocator, this binary has {}",
@@ -121,5 +101,5 @@ fn child_row(allocator: GlobalAllocator, args: &[String]) -> Result<Row, String>
         threads: threads.parse().map_err(|_| "bad thread count")?,
         expect_digest: u64::from_str_radix(digest, 16).map_err(|_| "bad digest")?,
     };
-    measure_cell(format, dataset, strategy, &bytes, &plan)
+    measure(&cell, &bytes, &plan)
 }
