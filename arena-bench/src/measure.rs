@@ -104,6 +104,13 @@ pub struct Row {
 }
 
 impl Row {
+    /// Half the interquartile range of the deserialization time over the cell's documents,
+    /// relative to its median, in percent: the table's `± %`, and the noise the verdicts state.
+    #[must_use]
+    pub fn spread_percent(&self) -> f64 {
+        self.p75_ns.saturating_sub(self.p25_ns) as f64 / 2.0 / self.median_ns.max(1) as f64 * 100.0
+    }
+
     /// The row's entry in a results table: `failed` when the cell failed, else `entry()`.
     #[must_use]
     pub fn table_entry(&self, entry: impl FnOnce() -> String) -> String {

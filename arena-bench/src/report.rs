@@ -207,7 +207,7 @@ impl Report {
                 r.name,
                 f(row.input_bytes) / 1e6,
                 f(row.median_ns) / 1e6,
-                spread(row),
+                row.spread_percent(),
                 r.mb_per_s.unwrap_or(0.0),
                 f(row.drop_median_ns) / 1e6,
                 f(row.total_median_ns) / 1e6,
@@ -309,7 +309,7 @@ impl Report {
                 r.name,
                 f(row.input_bytes) / 1e6,
                 f(row.median_ns) / 1e6,
-                spread(row),
+                row.spread_percent(),
                 f(row.drop_median_ns) / 1e6,
                 f(row.total_median_ns) / 1e6,
                 r.speedup
@@ -475,11 +475,6 @@ fn not_measured(out: &mut String, r: &ReportRow, empty: usize) -> bool {
         "  |".repeat(empty)
     );
     true
-}
-
-/// Half the interquartile range of the deserialization time, relative to its median, in %.
-fn spread(row: &Row) -> f64 {
-    f(row.p75_ns.saturating_sub(row.p25_ns)) / 2.0 / f(row.median_ns) * 100.0
 }
 
 /// Global-allocator calls per document.

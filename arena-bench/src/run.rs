@@ -14,8 +14,8 @@ mod sweep;
 
 pub use child::{LARGE_DOCUMENT_BYTES, LARGE_MIN_RUNS, MAX_RUNS, MIN_RUNS, min_runs};
 pub use cli::{
-    DEFAULT_BUDGET_MS, DEFAULT_CITY_BYTES, DEFAULT_LARGE_BYTES, DEFAULT_ROUNDS, Options,
-    SWEEP_FORMATS, SWEEP_STRATEGIES, parse_size, parse_sizes,
+    DEFAULT_BUDGET_MS, DEFAULT_CITY_BYTES, DEFAULT_LARGE_BYTES, DEFAULT_ROUNDS, FULL_ROUNDS,
+    Options, SWEEP_FORMATS, SWEEP_STRATEGIES, parse_size, parse_sizes,
 };
 pub use documents::{Documents, ValueDigest, documents, documents_for};
 

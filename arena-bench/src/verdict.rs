@@ -18,6 +18,7 @@ use std::fmt::Write as _;
 use crate::datasets::DatasetId;
 use crate::format::FormatId;
 use crate::measure::Row;
+use crate::run::FULL_ROUNDS;
 use crate::strategy_id::StrategyId;
 
 /// The strategy the verdicts are about: the arena derive into a fresh `SlabArena` per
@@ -209,6 +210,11 @@ pub struct CellVerdict {
     /// measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused_ns: Option<u64>,
+    /// The noise of the two times compared: the larger spread of their rows over their
+    /// documents ([`Row::spread_percent`]), rounded up to a whole percent. A gap no larger is
+    /// not a result of this run alone: one round measures each cell in one process.
+    #[serde(default)]
+    pub noise_percent: u64,
 }
 
 impl CellVerdict {
@@ -217,15 +223,28 @@ impl CellVerdict {
     pub fn line(&self) -> String {
         let v = &self.verdict;
         let ms = |ns: u64| ns as f64 / 1e6;
+        let inside = if self.within_noise() {
+            ", the gap inside it"
+        } else {
+            ""
+        };
         format!(
-            "{}/{}: {} ({CONTENDER} {:.3} ms, {} {:.3} ms per document)",
+            "{}/{}: {} ({CONTENDER} {:.3} ms, {} {:.3} ms per document; noise ±{}%{inside})",
             self.format,
             self.dataset,
             v.words(),
             ms(v.contender_ns),
             v.fastest_other,
-            ms(v.other_ns)
+            ms(v.other_ns),
+            self.noise_percent
         )
+    }
+
+    /// Whether the gap between the two times is no larger than their noise
+    /// ([`Self::noise_percent`]).
+    #[must_use]
+    pub fn within_noise(&self) -> bool {
+        self.verdict.other_faster_percent().abs() <= self.noise_percent as f64
     }
 
     /// One line for [`REUSED`] against [`CONTENDER`] in this cell, when it was measured: its
@@ -288,12 +307,20 @@ pub fn verdicts(rows: &[Row]) -> Vec<CellVerdict> {
                         && r.total_median_ns > 0
                 })
                 .map(|r| r.total_median_ns);
+            let spread = |name: &str| {
+                rows.iter()
+                    .filter(measured)
+                    .find(|r| r.format == format && r.dataset == dataset && r.strategy == name)
+                    .map_or(0.0, Row::spread_percent)
+            };
+            let noise = spread(CONTENDER).max(spread(&verdict.fastest_other));
             Some(CellVerdict {
                 format: format.to_owned(),
                 dataset: dataset.to_owned(),
                 group: CellGroup::of(format, dataset),
                 verdict,
                 reused_ns,
+                noise_percent: noise.ceil() as u64,
             })
         })
         .collect()
@@ -360,7 +387,10 @@ pub fn markdown(verdicts: &[CellVerdict], summary: &[Summary]) -> String {
          Per cell, {CONTENDER}'s time per document against the fastest competitor measured \
          in that cell (owned and in-place on either allocator, borrowed, multitude; the \
          toolkit's other arenas are not competition): fastest, within {TOLERANCE_PERCENT}%, or \
-         lost.\n\n"
+         lost. The noise of each is the larger spread of the two times over their documents \
+         (half the interquartile range); a gap inside it is not a result of this run alone. \
+         A run of one round (the default) measures each cell once; `--full` measures {FULL_ROUNDS} \
+         interleaved rounds and reports each cell's median round.\n\n"
     );
     if verdicts.is_empty() {
         let _ = writeln!(
@@ -538,7 +568,7 @@ mod tests {
         assert_eq!(
             v[1].line(),
             "postcard/canada: lost: in-place-system is 33% faster \
-             (slab-fresh 0.400 ms, in-place-system 0.300 ms per document)"
+             (slab-fresh 0.400 ms, in-place-system 0.300 ms per document; noise ±0%)"
         );
         // slab-reused is reported apart, where it was measured.
         assert_eq!(v[0].reused_ns, Some(10));
@@ -553,6 +583,39 @@ mod tests {
     }
 
     #[test]
+    fn each_verdict_states_the_larger_spread_of_its_two_times_as_its_noise() {
+        let spread = |strategy: &str, ns: u64, p25: u64, p75: u64| Row {
+            p25_ns: p25,
+            p75_ns: p75,
+            ..row("json", "twitter", strategy, ns)
+        };
+        // owned ±2.5% (1000 between 975 and 1025), slab-fresh ±6.2% (1050 between 985 and 1115):
+        // lost by 5%, inside the larger spread, rounded up to 7%.
+        let rows = [
+            spread("owned-system", 1_000, 975, 1_025),
+            spread(CONTENDER, 1_050, 985, 1_115),
+        ];
+        let v = verdicts(&rows);
+        assert_eq!(v[0].verdict.outcome, Outcome::Lost);
+        assert_eq!(v[0].noise_percent, 7);
+        assert!(v[0].within_noise());
+        assert!(
+            v[0].line().ends_with("; noise ±7%, the gap inside it)"),
+            "{}",
+            v[0].line()
+        );
+        // A gap past the noise says nothing more.
+        let rows = [
+            spread("owned-system", 1_000, 975, 1_025),
+            spread(CONTENDER, 2_000, 1_990, 2_010),
+        ];
+        let v = verdicts(&rows);
+        assert_eq!(v[0].noise_percent, 3);
+        assert!(!v[0].within_noise());
+        assert!(v[0].line().ends_with("; noise ±3%)"), "{}", v[0].line());
+    }
+
+    #[test]
     fn reuse_is_stated_either_way() {
         let cell = |fresh: u64, reused: u64| CellVerdict {
             format: "bincode".to_owned(),
@@ -560,6 +623,7 @@ mod tests {
             group: CellGroup::Matrix,
             verdict: verdict([(CONTENDER, fresh), ("borrowed", fresh * 2)]).unwrap(),
             reused_ns: Some(reused),
+            noise_percent: 0,
         };
         assert_eq!(
             cell(220_000, 200_000).reuse_line().unwrap(),

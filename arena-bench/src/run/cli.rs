@@ -34,10 +34,16 @@ pub const DEFAULT_LARGE_BYTES: u64 = 20_000_000;
 /// (`LARGE_MIN_RUNS`).
 pub const DEFAULT_BUDGET_MS: u64 = 300;
 
-/// Rounds over the whole matrix by default: each cell is measured in this many separate child
-/// processes, spread over the run, and the median round is reported, so that a slow phase of a
-/// noisy (shared, virtual) machine hits every strategy alike instead of a few cells.
-pub const DEFAULT_ROUNDS: u32 = 3;
+/// Rounds over the whole matrix by default: one, each cell measured in one child process, so
+/// that a first run answers in a few minutes. Its verdicts state their noise (the spread of
+/// each time over its documents); [`FULL_ROUNDS`] is the run of the results file.
+pub const DEFAULT_ROUNDS: u32 = 1;
+
+/// Rounds of `--full`, the results file's run: each cell is measured in this many separate
+/// child processes, spread over the run, and the median round is reported, so that a slow
+/// phase of a noisy (shared, virtual) machine hits every strategy alike instead of a few
+/// cells. Three: the fewest with a median that one slow round cannot move.
+pub const FULL_ROUNDS: u32 = 3;
 
 /// Parsed command line.
 #[derive(Clone, Debug)]
@@ -95,7 +101,9 @@ OPTIONS (lists are comma-separated; the default is all):
   --threads N       N workers deserializing their own documents concurrently (default 1)
   --budget-ms MS    time spent timing each cell, over all rounds (default 300)
   --rounds N        measure the whole matrix N times, interleaved, and report each cell's
-                    median round (default 3)
+                    median round (default 1: a first look in a few minutes, each verdict
+                    with its noise)
+  --full            the results file's run: --rounds 3
   --json FILE       also write the JSON report to FILE (with the per-cell verdicts)
   --results FILE    also write the dated results file to FILE, in Markdown: date (UTC),
                     machine, rustc, the command, the verdicts, time per document and
@@ -240,6 +248,10 @@ impl Options {
                 large = false;
                 continue;
             }
+            if flag == "--full" {
+                o.rounds = FULL_ROUNDS;
+                continue;
+            }
             let value = it
                 .next()
                 .ok_or_else(|| format!("`{flag}` needs a value\n\n{USAGE}"))?;
@@ -316,13 +328,27 @@ impl Options {
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_LARGE_BYTES, Options, SWEEP_FORMATS, SWEEP_STRATEGIES, parse_sizes};
+    use super::{
+        DEFAULT_LARGE_BYTES, DEFAULT_ROUNDS, FULL_ROUNDS, Options, SWEEP_FORMATS, SWEEP_STRATEGIES,
+        parse_sizes,
+    };
     use crate::datasets::DatasetId;
     use crate::format::FormatId;
     use crate::strategy_id::StrategyId;
 
     fn parse(args: &[&str]) -> Result<Options, String> {
         Options::parse(&args.iter().map(|&a| a.to_owned()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_default_run_is_one_round_and_full_is_three() {
+        assert_eq!(parse(&[]).unwrap().rounds, DEFAULT_ROUNDS);
+        assert_eq!(DEFAULT_ROUNDS, 1);
+        assert_eq!(parse(&["--full"]).unwrap().rounds, FULL_ROUNDS);
+        assert_eq!(FULL_ROUNDS, 3);
+        // The last of the two says.
+        assert_eq!(parse(&["--full", "--rounds", "2"]).unwrap().rounds, 2);
+        assert_eq!(parse(&["--rounds", "2", "--full"]).unwrap().rounds, 3);
     }
 
     #[test]
