@@ -1,5 +1,6 @@
 //! Helpers shared by the cross-crate tests: every format driven the same way, and every arena.
 
+pub mod cases;
 pub mod cbor_indefinite;
 pub mod corruption;
 pub mod derive_support;
@@ -12,6 +13,7 @@ pub mod recursive;
 pub mod shapes;
 pub mod tagged;
 
+pub use cases::cases;
 pub use formats::Format;
 
 /// Re-exports for the macros, so test files need not name these crates themselves.

@@ -99,7 +99,7 @@ fn stats_start_empty_and_count_allocations() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(64)))]
 
     /// Whatever the shape, the arena value equals serde's, and the arena holds only live bytes.
     #[test]

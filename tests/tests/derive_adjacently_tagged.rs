@@ -208,7 +208,7 @@ fn setting() -> impl Strategy<Value = OwnedSetting> {
 // Property runs.
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(128)))]
 
     #[test]
     fn blocks(v in block()) { differential!(Block<'_>, OwnedBlock, &v, AnyMessage) }
@@ -226,7 +226,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(64)))]
 
     #[test]
     fn blocks_corrupted(v in block(), c in proptest::collection::vec(corruption(), 1..4)) {

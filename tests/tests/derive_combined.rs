@@ -226,7 +226,7 @@ fn event() -> impl Strategy<Value = OwnedEvent> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(64)))]
 
     #[test]
     fn tagged_enum_with_an_untagged_tail_and_a_flattened_header(v in message()) {

@@ -815,7 +815,7 @@ impl SameAs<Even> for Even {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(48)))]
 
     #[test]
     fn plain(v in any::<OwnedPlain>()) { differential!(Plain<'_>, OwnedPlain, &v) }
@@ -951,7 +951,7 @@ fn unit_struct() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(32)))]
 
     #[test]
     fn corrupted_plain(v in any::<OwnedPlain>(), c in prop::collection::vec(corruption(), 1..4)) {

@@ -583,7 +583,7 @@ twins! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(32)))]
 
     #[test]
     fn flattened_structs(page in any::<OwnedPage>(), mixed in any::<OwnedMixed>(), defaulted in any::<OwnedDefaulted>(), meta in any::<OwnedMeta>(), pairs in any::<Pairs<Key, u32>>()) {
@@ -658,7 +658,7 @@ macro_rules! corrupted_flat {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(24)))]
 
     #[test]
     fn corrupted_structs_and_maps(page in any::<OwnedPage>(), record in any::<OwnedRecord>(), c in prop::collection::vec(corruption(), 1..4)) {

@@ -171,7 +171,7 @@ fn record() -> impl Strategy<Value = OwnedRecord> {
 // Property runs.
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(128)))]
 
     #[test]
     fn events(v in event()) { differential!(Event<'_>, OwnedEvent, &v, AnyMessage) }
@@ -199,7 +199,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(64)))]
 
     #[test]
     fn events_corrupted(v in event(), c in proptest::collection::vec(corruption(), 1..4)) {

@@ -366,7 +366,7 @@ fn command() -> impl Strategy<Value = OwnedCommand<i16>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(48)))]
 
     #[test]
     fn strings_or_numbers(v in str_or_num()) {
@@ -394,7 +394,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(32)))]
 
     #[test]
     fn corrupted_strings_or_numbers(v in str_or_num(), c in prop::collection::vec(corruption(), 1..4)) {

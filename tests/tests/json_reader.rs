@@ -475,7 +475,7 @@ fn scalar_document() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4096))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(4096)))]
 
     #[test]
     fn the_reader_reads_every_document_as_serde_json(

@@ -114,7 +114,7 @@ fn arena_types_read_alike(bytes: &[u8]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2048))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(2048)))]
 
     #[test]
     fn probe_reads_every_value_as_rmp_serde(

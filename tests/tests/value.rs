@@ -497,7 +497,7 @@ fn has_float(value: Value<'_>) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(64)))]
 
     #[test]
     fn json_is_written_back_as_read(node in document(Profile::Json)) {

@@ -189,7 +189,7 @@ struct Nests {
 
 proptest! {
     // Each case runs 4 formats and 3 arenas; a batch holds up to 100 records.
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(arena_tests::cases(32)))]
 
     #[test]
     fn records_replay_as_read_directly(v in any::<OwnedRecord>()) {
