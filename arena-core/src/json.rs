@@ -34,17 +34,30 @@
 //! may hold only whitespace; anything else is an error, as `serde_json::from_str` and
 //! `serde_json::from_slice` report it.
 //!
-//! [`from_reader`] reads the same document from a reader. It reads the input whole into a
-//! buffer, up to [`WHOLE_INPUT_MAX`] (64 MiB), and reads a document that fits with the crate's
-//! reader, as [`from_slice`] does: the buffer is dropped when the call returns, since every
-//! string is copied into the arena. A longer input is read as it streams in, with serde_json's
-//! reader over the buffer and then the rest of the reader (several times slower, but the
-//! process holds the arena and that buffer, not the whole file and the value). serde_json
-//! does not buffer a reader (it calls `read` once per byte), so that stream goes through a
-//! [`BufReader`]. Either way the input is read to its end, as `serde_json::from_reader`
-//! reads it (only whitespace may follow the value). An I/O error is a [`serde_json::Error`] of
-//! category `Io`; one met while the buffer fills is the answer, even if the text before it
-//! was already no JSON.
+//! [`from_reader`] reads the same document from a reader, of any size, with the crate's
+//! reader over a window of the stream: a buffer of [`WINDOW_SIZE`] bytes (256 KiB) that the
+//! reader refills when it reaches the window's end. A window ends just after a `,`, `:`, `[`
+//! or `{` outside any string (a scan of the bytes read follows the strings), so the reader
+//! refills only between two tokens and every string, number, escape, literal and key it reads
+//! lies whole in one window; the 32 bytes before the reading position stay, for the short-string
+//! copy. A run of input with no such byte in it that is longer than the window (one huge
+//! string, a long number, a long run of whitespace) grows the buffer to hold it whole, so the
+//! call holds the arena, plus a window and the longest such run. Nothing borrowed from a window
+//! outlives a refill: strings reach visitors as temporary (`visit_str`) and every string a
+//! value keeps is copied into the arena. The reader reads what it reads from a slice: the same
+//! documents accepted and refused, the same values.
+//!
+//! An input the reader refuses cannot be read again from its start, so its error is found from
+//! the start of the window: serde_json reads, after a prefix that opens the arrays and objects
+//! open there and puts it at the same line and column of the stream, up to the end of the
+//! token the reader refused. A syntax or end-of-input error it meets there is the answer, with
+//! serde_json's message and the line and column of the whole stream. Where it meets none, the
+//! value refused the token (a type that does not match, a limit): the error is of category
+//! `Data`, at the line and column where serde_json places a value's error (after the token),
+//! and its message does not name the type. An I/O error is an error of category `Io`, and is
+//! the answer even when the text read before it is already no JSON (the window reads ahead).
+//! The input is read to its end, as `serde_json::from_reader` reads it (only whitespace may
+//! follow the value). A failed call rewinds the arena, as the slice entry points do.
 //!
 //! A stream of documents (JSON Lines, concatenated or whitespace-separated values) is read
 //! with [`SliceStream`] from a slice and [`ReaderStream`] from a reader, through a window of the
@@ -76,7 +89,7 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-use std::io::{self, BufReader, Read as _};
+use std::io;
 
 use ::serde_json::de::Read;
 use ::serde_json::{Deserializer, Error};
@@ -102,6 +115,9 @@ mod string;
 mod value;
 mod variant_access;
 mod whitespace;
+mod window;
+
+pub use window::WINDOW_SIZE;
 
 #[doc(hidden)]
 pub use deserializer::Deserializer as Reader;
@@ -224,14 +240,20 @@ where
 
 /// Deserializes a `T` into `arena` from the JSON text `reader` holds, to its end.
 ///
-/// An input of up to [`WHOLE_INPUT_MAX`] bytes is read whole, then with the crate's reader; a
-/// longer one as it streams in, through serde_json's (see the module docs).
+/// The input is read with the crate's reader through a window of [`WINDOW_SIZE`] bytes that it
+/// refills from `reader`, so a file of any size reads at the slice reader's speed while the
+/// call holds the arena and the window, not the file. A run of text with no `,`, `:`, `[` or
+/// `{` outside a string in it that is longer than the window (one huge string, say) grows the
+/// window to hold it. `reader` is read in calls of up to the window's size; it needs no
+/// `BufReader` (see the module docs).
 ///
 /// # Errors
 ///
 /// A [`serde_json::Error`] when the input is not JSON (invalid UTF-8 included), does not hold
 /// a `T`, holds more than whitespace after it, or breaks the default
-/// [`Limits`](crate::Limits); one of category `Io` when `reader` fails.
+/// [`Limits`](crate::Limits), at the line and column of the whole stream; one of category `Io`
+/// when `reader` fails. A syntax error is serde_json's own; a value's (a `T` the text does not
+/// hold, a limit) is of category `Data` with a message that does not name the type.
 ///
 /// # Examples
 ///
@@ -274,38 +296,46 @@ where
     A: BumpAllocator + ?Sized,
     R: io::Read,
 {
-    read_buffered(seed, reader, WHOLE_INPUT_MAX)
+    read_windowed(seed, reader, WINDOW_SIZE)
 }
 
-/// The longest input [`from_reader`] reads whole before reading it with the crate's reader:
-/// 64 MiB. A longer one streams through serde_json's reader.
-pub const WHOLE_INPUT_MAX: usize = 64 * 1024 * 1024;
-
-/// [`from_reader_seed`] with `whole_max` for [`WHOLE_INPUT_MAX`].
-fn read_buffered<'bump, T, A, R>(
+/// [`from_reader_seed`] with windows of `size` bytes.
+fn read_windowed<'bump, T, A, R>(
     seed: ArenaSeed<'bump, T, A>,
-    mut reader: R,
-    whole_max: usize,
+    reader: R,
+    size: usize,
 ) -> Result<T, Error>
 where
     T: ArenaDeserialize<'bump, A>,
     A: BumpAllocator + ?Sized,
     R: io::Read,
 {
-    let mut buffer = Vec::new();
-    // One byte past the bound tells an input of exactly `whole_max` bytes from a longer one.
-    let limit = u64::try_from(whole_max).map_or(u64::MAX, |max| max.saturating_add(1));
-    (&mut reader)
-        .take(limit)
-        .read_to_end(&mut buffer)
-        .map_err(Error::io)?;
-    if buffer.len() <= whole_max {
-        return read_slice(seed, &buffer);
-    }
-    read_to_end(
-        seed.reading_from(Input::Transient),
-        Deserializer::from_reader(BufReader::new(io::Cursor::new(buffer).chain(reader))),
-    )
+    let seed = seed.reading_from(Input::Transient);
+    let mut window = window::Window::new(reader, size);
+    // Whether the value was read, so that a refusal is of what follows it.
+    let read = core::cell::Cell::new(false);
+    let (ours, refused_at) = {
+        // SAFETY: `window` outlives the reader, which is dropped at the end of this block,
+        // and nothing else uses it meanwhile. Nothing borrowed from the input outlives a
+        // refill: the reader hands strings to visitors as temporary in window mode, every
+        // string a value keeps is copied into the arena, and the direct paths use the bytes
+        // they compare before they read on.
+        let mut reader = unsafe { deserializer::Deserializer::from_window(&mut window) };
+        // SAFETY: `Refused` holds no references.
+        let ours = unsafe {
+            rewound_on_error(seed.arena(), || {
+                let value = seed.read_with(|arena| {
+                    reader.ask_limits();
+                    T::__deserialize_json_in(arena, &mut reader)
+                })?;
+                read.set(true);
+                reader.end()?;
+                Ok::<T, Refused>(value)
+            })
+        };
+        (ours, reader.pos())
+    };
+    ours.map_err(|Refused| window.error(refused_at, read.get()))
 }
 
 /// Reads one value from `input` with the crate's reader, then checks that only whitespace
@@ -393,49 +423,176 @@ where
 mod tests {
     use super::*;
 
-    /// A reader that hands out `text`, then fails.
-    struct FailsAfter<'a>(&'a [u8]);
+    /// A reader that hands out `text` in chunks of the sizes `sizes` cycles through, then
+    /// fails if `fails`.
+    struct Chunks<'a> {
+        text: &'a [u8],
+        sizes: &'a [usize],
+        next: usize,
+        fails: bool,
+    }
 
-    impl io::Read for FailsAfter<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.0.is_empty() {
-                return Err(io::Error::other("the disk went away"));
+    impl<'a> Chunks<'a> {
+        fn new(text: &'a [u8], sizes: &'a [usize]) -> Self {
+            Self {
+                text,
+                sizes,
+                next: 0,
+                fails: false,
             }
-            self.0.read(buf)
         }
     }
 
+    impl io::Read for Chunks<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.text.is_empty() && self.fails {
+                return Err(io::Error::other("the disk went away"));
+            }
+            let size = self.sizes[self.next % self.sizes.len()].max(1);
+            self.next += 1;
+            let n = size.min(buf.len()).min(self.text.len());
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            Ok(n)
+        }
+    }
+
+    type Doc<'a> = &'a [(&'a str, crate::Value<'a>)];
+
+    /// Reads `text` as `$t` from readers of several chunk sizes through windows of several
+    /// sizes, and checks each read against `from_slice`'s.
+    macro_rules! read_alike {
+        ($t:ty, $text:expr) => {{
+            let text: &[u8] = $text;
+            let bump = bumpalo::Bump::new();
+            let expected = from_slice::<$t, _>(&bump, text);
+            // The error is serde_json's reading the same type from a reader.
+            let theirs = read_to_end::<$t, _, _>(
+                ArenaSeed::new(&bump).reading_from(Input::Transient),
+                Deserializer::from_reader(text),
+            )
+            .err();
+            for sizes in [
+                &[1][..],
+                &[2],
+                &[7],
+                &[3, 1, 4, 1, 5, 9, 2, 6],
+                &[usize::MAX],
+            ] {
+                for size in [1, 5, 16, 64, WINDOW_SIZE] {
+                    let read = read_windowed::<$t, _, _>(
+                        ArenaSeed::new(&bump),
+                        Chunks::new(text, sizes),
+                        size,
+                    );
+                    match (&read, &expected) {
+                        (Ok(read), Ok(expected)) => assert_eq!(read, expected, "{sizes:?} {size}"),
+                        (Err(read), Err(_)) => {
+                            let theirs = theirs.as_ref().expect("serde_json refuses it too");
+                            let at = |e: &Error| (e.classify(), e.line(), e.column());
+                            assert_eq!(at(read), at(theirs), "{sizes:?} {size}: {read} / {theirs}");
+                        }
+                        _ => panic!("{sizes:?} {size}: {read:?} against {expected:?}"),
+                    }
+                }
+            }
+        }};
+    }
+
     #[test]
-    fn inputs_read_whole_or_streamed_read_alike() {
-        let text = br#"{"name": "Ada", "tags": ["a\"b", "\u00e9"], "n": [1, 2.5, -3]} "#;
-        let bump = bumpalo::Bump::new();
-        type Doc<'a> = &'a [(&'a str, crate::Value<'a>)];
-        let expected: Doc<'_> = from_slice(&bump, text).unwrap();
-        // Shorter than the bound, exactly at it, one byte past it, and streamed from the start.
-        for whole_max in [usize::MAX, text.len(), text.len() - 1, 0] {
-            let read: Doc<'_> = read_buffered(ArenaSeed::new(&bump), &text[..], whole_max).unwrap();
-            assert_eq!(read, expected, "{whole_max}");
-            for bad in [&br#"{"name": 1} x"#[..], br#"{"name": "#, b"\xff"] {
-                let ours = read_buffered::<Doc<'_>, _, _>(ArenaSeed::new(&bump), bad, whole_max)
-                    .unwrap_err();
-                let theirs = serde_json::from_reader::<_, serde::de::IgnoredAny>(bad).unwrap_err();
-                assert_eq!(ours.classify(), theirs.classify(), "{whole_max}: {ours}");
-                assert_eq!(ours.line(), theirs.line(), "{whole_max}: {ours}");
+    fn inputs_read_from_windows_read_as_from_a_slice() {
+        read_alike!(Doc<'_>, br#"{"name": "Ada", "tags": ["a\"b", "\u00e9", "\ud83d\ude00"], "n": [1, 2.5, -3, 1.7976931348623157e308, 123456789012345678901234567890, 5e-324]} "#);
+        read_alike!(Doc<'_>, b"{\"a\" :\n\t[ true , false , null ]  \r\n}\n\n");
+        read_alike!(
+            &[f64],
+            b"[0.1, 2.2250738585072014e-308, 1e23, -0, 3.141592653589793238462643383279]"
+        );
+        read_alike!(&[&str], br#"["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "b", "", "\n\t\\\/", "caf\u00e9 \u20ac"]"#);
+        read_alike!(
+            crate::Value<'_>,
+            b"  [ [ ] , { } , [ [ [ 1 ] ] ] , \"x\" ]  "
+        );
+        read_alike!(Doc<'_>, br#"{"name": 1} x"#);
+        read_alike!(Doc<'_>, br#"{"name": "#);
+        read_alike!(Doc<'_>, b"\xff");
+        read_alike!(&str, b"");
+        read_alike!(&str, b"   ");
+        read_alike!(u64, b"12345678901234567890");
+        read_alike!(u64, b" 123456789 ");
+        read_alike!(&[u32], b"[1,2,]");
+        read_alike!(&[u32], b"[1,2,\"x\"]");
+        read_alike!(Option<bool>, b"nul");
+        read_alike!(Option<bool>, b"null");
+    }
+
+    #[test]
+    fn errors_are_positioned_in_the_whole_stream() {
+        let mut long = Vec::new();
+        long.extend_from_slice(b"[");
+        for i in 0..300 {
+            long.extend_from_slice(
+                format!("{{\"a\": [{i}, \"x\\n\"],\n \"b\": {{}}}},").as_bytes(),
+            );
+        }
+        let valid_end = long.len();
+        for tail in [
+            &b"1]"[..],
+            b"1.]",
+            b"\"\\q\"]",
+            b"\"\xff\"]",
+            b"tru]",
+            b"1] x",
+            b"1,]",
+            b"{\"a\" 1}]",
+            b"\"x\"]",
+            b"[[1, \"y\"]]]",
+            b"1",
+        ] {
+            long.truncate(valid_end);
+            long.extend_from_slice(tail);
+            read_alike!(crate::Value<'_>, &long);
+            read_alike!(&[Doc<'_>], &long);
+        }
+        let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
+        read_alike!(crate::Value<'_>, deep.as_bytes());
+        read_alike!(&[u8], b"[1, 2, 300]");
+        read_alike!(&[&str], b"[\"a\", \"\\ud800\"]");
+        read_alike!(&[&str], b"[\"a\", \"b\" \"c\"]");
+        read_alike!(f64, b"1e400");
+        read_alike!(f64, b"-");
+        read_alike!(crate::Value<'_>, b"\"9");
+        read_alike!(crate::Value<'_>, b"0=");
+    }
+
+    #[test]
+    fn a_limit_error_rewinds_the_arena() {
+        let arena = crate::SlabArena::new();
+        let kept: &[&str] = from_slice(&arena, br#"["kept"]"#).unwrap();
+        let used = arena.stats().used_bytes;
+        let text = br#"["a", "bb", "ccc", "dddd"]"#;
+        for limits in [
+            crate::Limits::default().max_len(3),
+            crate::Limits::default().max_str_len(3),
+        ] {
+            for (sizes, size) in [(&[2][..], 4), (&[1], 1), (&[usize::MAX], WINDOW_SIZE)] {
+                let seed = ArenaSeed::<&[&str], _>::new(&arena).with_limits(limits);
+                let err = read_windowed(seed, Chunks::new(text, sizes), size).unwrap_err();
+                assert!(err.is_data(), "{err}");
+                assert_eq!(arena.stats().used_bytes, used);
             }
         }
+        assert_eq!(kept, ["kept"]);
     }
 
     #[test]
     fn an_io_error_is_an_error_of_category_io() {
         let bump = bumpalo::Bump::new();
-        for whole_max in [usize::MAX, 4] {
-            let err = read_buffered::<&[u32], _, _>(
-                ArenaSeed::new(&bump),
-                FailsAfter(b"[1, 2, 3"),
-                whole_max,
-            )
-            .unwrap_err();
-            assert!(err.is_io(), "{whole_max}: {err}");
+        for size in [WINDOW_SIZE, 4] {
+            let mut reader = Chunks::new(b"[1, 2, 3", &[3]);
+            reader.fails = true;
+            let err =
+                read_windowed::<&[u32], _, _>(ArenaSeed::new(&bump), reader, size).unwrap_err();
+            assert!(err.is_io(), "{size}: {err}");
             assert!(err.to_string().contains("the disk went away"), "{err}");
         }
     }

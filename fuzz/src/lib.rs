@@ -16,6 +16,7 @@
 
 pub mod events;
 pub mod json_differential;
+pub mod json_reader;
 pub mod msgpack_differential;
 pub mod value;
 

@@ -12,6 +12,8 @@
 //! error the caller sees. It refuses what serde_json refuses, and nothing else (the
 //! differential tests and the `json_differential` fuzz target hold it to that).
 
+use core::ptr::NonNull;
+
 use serde::de::{self, Visitor};
 
 use super::map_access::{MapAccess, MapKey};
@@ -21,6 +23,7 @@ use super::seq_access::SeqAccess;
 use super::string;
 use super::variant_access::{UnitVariantAccess, VariantAccess};
 use super::whitespace;
+use super::window::Source;
 use crate::allocator::BumpAllocator;
 use crate::call;
 use crate::utf8;
@@ -57,6 +60,14 @@ pub struct Deserializer<'de> {
     limited: bool,
     /// The decoded text of a string with escapes.
     scratch: Vec<u8>,
+    /// Where more input comes from when the reader reaches the end of `input`: `None` for a
+    /// slice, which is the whole input. When set, `input` is a window of a stream that
+    /// [`Source::refill`] replaces, and nothing borrowed from `input` outlives a refill: no
+    /// string is handed to a visitor as borrowed (see [`visit_str`](Self::visit_str)).
+    ///
+    /// Always `None` or a pointer to a [`Source`] that outlives the reader and that nothing
+    /// else uses while the reader lives (see [`from_window`](Self::from_window)).
+    source: Option<NonNull<dyn Source + 'de>>,
 }
 
 impl<'de> Deserializer<'de> {
@@ -70,6 +81,7 @@ impl<'de> Deserializer<'de> {
             single: false,
             limited: true,
             scratch: Vec::new(),
+            source: None,
         }
     }
 
@@ -85,6 +97,54 @@ impl<'de> Deserializer<'de> {
     /// The scratch buffer, for the next document's reader.
     pub(super) fn into_scratch(self) -> Vec<u8> {
         self.scratch
+    }
+
+    /// A reader at the start of the window `source` holds, which it refills when the reader
+    /// reaches the window's end between two tokens.
+    ///
+    /// # Safety
+    ///
+    /// `source` outlives the reader, nothing else uses it while the reader lives, and no
+    /// slice of the input the reader hands out (through [`input`](Self::input) or a string)
+    /// is used after the reader's next call that may refill (any that reads past whitespace):
+    /// a refill moves and overwrites the window's bytes.
+    pub(super) unsafe fn from_window(source: &mut (dyn Source + 'de)) -> Self {
+        let input = source.window();
+        // SAFETY: the window lives in `source`'s buffer, which outlives the reader (the
+        // caller's guarantee); it is replaced before the buffer changes, in `refill`, and
+        // nothing borrowed from it is used past that (the caller's guarantee).
+        let input = unsafe { &*core::ptr::from_ref::<[u8]>(input) };
+        let mut reader = Self::from_slice(input);
+        reader.source = Some(NonNull::from(source));
+        reader
+    }
+
+    /// Replaces the window, whose end the reading position reached between two tokens, with
+    /// the next one from the source; `false` at the end of the stream and for a slice.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) -> bool {
+        let Some(mut source) = self.source else {
+            return false;
+        };
+        self.input = &[];
+        // SAFETY: `source` outlives the reader and nothing else uses it while the reader
+        // lives (`from_window`'s caller guarantees both); the old window was just dropped.
+        let source = unsafe { source.as_mut() };
+        let (pos, more) = source.refill(self.pos);
+        // SAFETY: as in `from_window`: the new window lives in the source's buffer until the
+        // next refill, and nothing borrowed from it is used past that.
+        self.input = unsafe { &*core::ptr::from_ref::<[u8]>(source.window()) };
+        self.pos = pos;
+        more
+    }
+
+    /// [`peek`](Self::peek) at the end of the input: refills the window, if there is a
+    /// stream behind it, and peeks again.
+    #[cold]
+    #[inline(never)]
+    fn peek_at_end(&mut self) -> Option<u8> {
+        if self.refill() { self.peek() } else { None }
     }
 
     /// Checks that only whitespace follows the value, as `serde_json::Deserializer::end` does.
@@ -113,16 +173,22 @@ impl<'de> Deserializer<'de> {
 
     /// [`peek`](Self::peek) from a whitespace byte at the reading position. A single one (a
     /// space between tokens; the one after a colon `colon` consumes itself) is checked before
-    /// the vector loop.
+    /// the vector loop. The end of a window is met here, out of line: a window ends in two
+    /// spaces (see [`Source::window`]), so `peek` itself never meets it.
     #[inline(never)]
     fn peek_after_whitespace(&mut self) -> Option<u8> {
         self.pos += 1;
-        let b = *self.input.get(self.pos)?;
+        let Some(&b) = self.input.get(self.pos) else {
+            return self.peek_at_end();
+        };
         if !whitespace::is_whitespace(b) {
             return Some(b);
         }
         self.pos = whitespace::skip(self.input, self.pos + 1);
-        self.input.get(self.pos).copied()
+        match self.input.get(self.pos) {
+            Some(&b) => Some(b),
+            None => self.peek_at_end(),
+        }
     }
 
     /// The byte at the reading position, whitespace or not.
@@ -217,6 +283,13 @@ impl<'de> Deserializer<'de> {
     #[inline]
     pub(super) fn ask_limits(&mut self) {
         self.limited = call::limits_in_force();
+    }
+
+    /// Whether the input is a window of a stream (see [`from_window`](Self::from_window)),
+    /// which cannot be read again: what the reader refuses is the answer.
+    #[inline(always)]
+    pub(super) const fn windowed(&self) -> bool {
+        self.source.is_some()
     }
 
     /// Whether the call may have limits (see [`ask_limits`](Self::ask_limits)).
@@ -675,9 +748,11 @@ impl<'de> Deserializer<'de> {
     #[inline]
     pub(super) fn visit_str<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
         self.eat();
+        let lasting = self.source.is_none();
         match self.str()? {
-            Text::Borrowed(s) => visitor.visit_borrowed_str(s),
-            Text::Copied(s) => visitor.visit_str(s),
+            Text::Borrowed(s) if lasting => visitor.visit_borrowed_str(s),
+            // A window's text lasts until the next refill: handed over as temporary.
+            Text::Borrowed(s) | Text::Copied(s) => visitor.visit_str(s),
         }
     }
 }
@@ -798,9 +873,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         match self.peek() {
             Some(b'"') => {
                 self.eat();
+                let lasting = self.source.is_none();
                 match self.string_bytes(true, self.pos)?.0 {
-                    Text::Borrowed(b) => visitor.visit_borrowed_bytes(b),
-                    Text::Copied(b) => visitor.visit_bytes(b),
+                    Text::Borrowed(b) if lasting => visitor.visit_borrowed_bytes(b),
+                    // As in `visit_str`.
+                    Text::Borrowed(b) | Text::Copied(b) => visitor.visit_bytes(b),
                 }
             }
             Some(b'[') => self.visit_array(visitor),

@@ -109,7 +109,14 @@ impl<'de> Deserializer<'de> {
             arena,
             nodes: LentFrame::new().map_err(|_| Refused)?,
             limited: self.limited(),
-            max_open: DIRECT_LEVELS.min(self.levels_open().saturating_add(levels)),
+            // A window cannot be read again by the visitor path: there the direct path reads
+            // as deep as the visitor path would.
+            max_open: if self.windowed() {
+                u8::MAX
+            } else {
+                DIRECT_LEVELS
+            }
+            .min(self.levels_open().saturating_add(levels)),
         };
         self.node(&mut build, |_, node| Ok(node))
     }

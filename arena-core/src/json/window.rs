@@ -1,0 +1,689 @@
+//! [`Window`]: the input of [`from_reader`](super::from_reader), a bounded window of the
+//! stream that the crate's reader refills when it reaches the window's end.
+//!
+//! The reader refills only where it stands between two tokens, at the end of the input it
+//! peeks (the cold end-of-input path of `peek`): every string, number, literal and key lies
+//! whole inside one window. For that the window ends at a *cut*: just after a `,`, `:`, `[`,
+//! `{` or whitespace byte outside any string, which no token spans. A scan of each byte read
+//! ([`Cuts`]) follows which bytes are inside strings (a `"` outside a string opens one, a
+//! backslash inside one escapes the byte after it, a `"` closes it) and finds the last cut of
+//! the bytes it has; the bytes after it stay in the buffer for the next window. The scan agrees
+//! with the reader on where every string starts and ends for every byte the reader accepts
+//! (the reader reads a string to its first unescaped quote, and an escape's bytes after the
+//! backslash are never a quote or a backslash it accepts); past a byte the reader refuses the
+//! two may disagree, but the reader stops there. A cut inside a string the reader is reading
+//! would make it refuse at the window's end, never accept: the window only ever shows it
+//! bytes of the stream, in order.
+//!
+//! A window shows the parser up to [`WINDOW_SIZE`] bytes. A token longer than that (one huge
+//! string or number, or a run of bytes with no cut in it) grows the buffer to hold it whole,
+//! doubling: the buffer holds the longest run of input without a cut, plus a window.
+//!
+//! The 32 bytes before the reading position stay in the buffer at a refill: the reader copies a
+//! short string as the 32 bytes of input that end with it, and falls back to copying its exact
+//! bytes where fewer than 32 bytes precede its end.
+
+use std::io::{self, Read as _};
+
+use serde::de::DeserializeSeed as _;
+
+use super::string;
+
+/// The bytes a window of [`from_reader`](super::from_reader) holds: 256 KiB, a read of a size
+/// the OS serves in one call, and a window that stays in the L2 cache while the reader parses
+/// it. A run of input with no cut in it that is longer than this grows the window to hold it.
+pub const WINDOW_SIZE: usize = 256 * 1024;
+
+/// The bytes before the reading position a refill keeps: the reader's short-string copy reads
+/// the 32 bytes of input ending at a string's end.
+const KEEP: usize = 32;
+
+/// The spaces a window ends in (see [`Source::window`]): two, so that after the one a `:`
+/// consumes, `peek` still finds one.
+const PAD: usize = 2;
+
+/// Where the reader's input comes from when it reaches the end of a window.
+pub(super) trait Source {
+    /// The window the reader reads. It ends in [`PAD`] spaces past its last byte of input,
+    /// written over the buffer's bytes there: the reader then meets the end of a window only
+    /// after whitespace, on its out-of-line path, and the inlined `peek` of the slice reader
+    /// has no branch for it. A cut follows a `,`, `:`, `[` or `{`, where whitespace may stand,
+    /// and whitespace after the stream's end is whitespace after the value or completes no
+    /// token, so the spaces change nothing the reader accepts or reads.
+    fn window(&self) -> &[u8];
+
+    /// Moves to the next window, the reader having reached position `pos` of the current one
+    /// (its end, between two tokens): returns where that byte is in the new window, and
+    /// whether the new window holds more bytes after it (`false` at the end of the stream).
+    fn refill(&mut self, pos: usize) -> (usize, bool);
+}
+
+/// A window over the stream `reader` holds, refilled by reads into a buffer of its own.
+pub(super) struct Window<R> {
+    reader: R,
+    /// The bytes read and not yet dropped: `buffer[..filled]`. Its length is its capacity,
+    /// so a read writes into initialized bytes.
+    buffer: Vec<u8>,
+    /// How many bytes of `buffer` hold input: at most `buffer.len()`.
+    filled: usize,
+    /// Where the window ends: the window is `buffer[..cut]`, `cut <= filled`; a cut, or
+    /// `filled` at the end of the stream.
+    cut: usize,
+    /// Which bytes are inside strings, up to `cuts.scanned` (`cut <= cuts.scanned <= filled`).
+    cuts: Cuts,
+    /// The size of the windows it reads: [`WINDOW_SIZE`], or more after a long token.
+    size: usize,
+    /// Where the first byte of `buffer` is in the stream, and the line and column there.
+    origin: Position,
+    /// Whether `reader` reported the end of the stream or an error.
+    ended: bool,
+    /// The error `reader` reported, if any.
+    error: Option<io::Error>,
+    /// Where the reader started reading the current window.
+    start: Start,
+    /// The buffer's bytes the window's trailing spaces are written over, while they are.
+    padded: Option<[u8; PAD]>,
+    /// Whether the reader asked for more input at the end of the stream: a refusal then is
+    /// the end's (serde_json's `EOF while parsing`), not a value's.
+    reached_end: bool,
+}
+
+/// A position in the stream: its byte offset, and its line and column as serde_json counts
+/// them (the line from 1, the column the number of bytes since the last line feed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Position {
+    /// The byte offset from the start of the stream.
+    pub(super) offset: u64,
+    /// The line, from 1.
+    pub(super) line: u64,
+    /// The bytes since the line's start.
+    pub(super) column: u64,
+}
+
+impl Position {
+    /// The start of a stream.
+    const START: Self = Self {
+        offset: 0,
+        line: 1,
+        column: 0,
+    };
+
+    /// The position after `bytes`, which follow this one.
+    fn after(self, bytes: &[u8]) -> Self {
+        let mut lines = 0;
+        let mut line_start = None;
+        // A chunk at a time, so that the count is a vector loop; most chunks hold no line feed.
+        for (i, chunk) in bytes.chunks(64).enumerate() {
+            let n = chunk.iter().filter(|&&b| b == b'\n').count();
+            if n > 0 {
+                lines += n;
+                line_start = chunk
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map(|at| i * 64 + at + 1);
+            }
+        }
+        let len = bytes.len() as u64;
+        Self {
+            offset: self.offset + len,
+            line: self.line + lines as u64,
+            column: match line_start {
+                Some(at) => (bytes.len() - at) as u64,
+                None => self.column + len,
+            },
+        }
+    }
+}
+
+/// The scan that finds cuts: which bytes are inside strings, as the reader reads them, and
+/// the arrays and objects open around the last cut (for the error of a refused read).
+#[derive(Clone, Debug, Default)]
+struct Cuts {
+    /// Where the scan stopped in the buffer.
+    scanned: usize,
+    /// Whether `scanned` is inside a string.
+    in_string: bool,
+    /// Whether the byte at `scanned` is escaped (the one before it is an escaping backslash).
+    escaped: bool,
+    /// The last cut found, `0` when none was.
+    last: usize,
+    /// The `[` and `{` open at `scanned`, innermost last, at most [`MAX_OPEN`] of them.
+    open: Vec<u8>,
+    /// Whether more than [`MAX_OPEN`] were open at a point, so that `open` is not known.
+    lost: bool,
+    /// How many of `open` were open at the last cut and stayed open since.
+    low: usize,
+    /// Those open at the last cut and closed since, innermost first.
+    closed: Vec<u8>,
+}
+
+/// The most levels [`Cuts`] follows: 128 levels is as deep as the reader reads, and ignored
+/// values may nest deeper; past this the error of a refused read is not positioned.
+const MAX_OPEN: usize = 4096;
+
+impl Cuts {
+    /// Scans `bytes[self.scanned..]`, the newly read bytes of the buffer.
+    fn scan(&mut self, bytes: &[u8]) {
+        let mut at = self.scanned;
+        while at < bytes.len() {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                    at += 1;
+                    continue;
+                }
+                // A quote, a backslash, a control character or the end.
+                at = string::plain_run(bytes, at).0;
+                match bytes.get(at) {
+                    Some(b'"') => self.in_string = false,
+                    Some(b'\\') => self.escaped = true,
+                    _ => {}
+                }
+                at += 1;
+                continue;
+            }
+            match bytes[at] {
+                b'"' => self.in_string = true,
+                b @ (b'[' | b'{') => {
+                    if self.open.len() < MAX_OPEN {
+                        self.open.push(b);
+                    } else {
+                        self.lost = true;
+                    }
+                    self.cut_after(at);
+                }
+                b',' | b':' => self.cut_after(at),
+                b']' | b'}' => {
+                    if let Some(kind) = self.open.pop()
+                        && self.open.len() < self.low
+                    {
+                        self.closed.push(kind);
+                        self.low = self.open.len();
+                    }
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+        self.scanned = at.min(bytes.len());
+    }
+
+    /// Records a cut after the byte at `at`.
+    #[inline]
+    fn cut_after(&mut self, at: usize) {
+        self.last = at + 1;
+        self.low = self.open.len();
+        self.closed.clear();
+    }
+
+    /// The `[` and `{` open at the last cut, outermost first; `None` when not known.
+    fn open_at_cut(&self) -> Option<Vec<u8>> {
+        if self.lost {
+            return None;
+        }
+        let mut open = self.open[..self.low].to_vec();
+        open.extend(self.closed.iter().rev());
+        Some(open)
+    }
+
+    /// The scan with the buffer's first `dropped` bytes dropped.
+    fn dropped(&mut self, dropped: usize) {
+        self.scanned -= dropped;
+        self.last = self.last.saturating_sub(dropped);
+    }
+}
+
+/// Where the current window starts reading: the point a refused read's error is found from.
+#[derive(Clone, Debug)]
+struct Start {
+    /// Where in the buffer.
+    pos: usize,
+    /// The `[` and `{` open there, outermost first; `None` when not known.
+    open: Option<Vec<u8>>,
+    /// The byte the cut follows, `None` at the start of the stream.
+    after: Option<u8>,
+}
+
+impl<R: io::Read> Window<R> {
+    /// A window over `reader`, of `size` bytes, its first window read.
+    pub(super) fn new(reader: R, size: usize) -> Self {
+        let size = size.max(1);
+        let mut window = Self {
+            reader,
+            buffer: vec![0; size.saturating_add(KEEP + PAD)],
+            filled: 0,
+            cut: 0,
+            cuts: Cuts::default(),
+            size,
+            origin: Position::START,
+            ended: false,
+            error: None,
+            start: Start {
+                pos: 0,
+                open: Some(Vec::new()),
+                after: None,
+            },
+            reached_end: false,
+            padded: None,
+        };
+        window.refill(0);
+        window
+    }
+
+    /// Writes the window's trailing spaces (see [`Source::window`]) past its cut.
+    fn pad(&mut self) {
+        let spaces = &mut self.buffer[self.cut..self.cut + PAD];
+        let mut kept = [0; PAD];
+        kept.copy_from_slice(spaces);
+        spaces.fill(b' ');
+        self.padded = Some(kept);
+    }
+
+    /// Puts back the buffer's bytes under the window's trailing spaces.
+    fn unpad(&mut self) {
+        if let Some(kept) = self.padded.take() {
+            self.buffer[self.cut..self.cut + PAD].copy_from_slice(&kept);
+        }
+    }
+
+    /// Whether the stream ended and the window shows all of it.
+    pub(super) fn at_end(&self) -> bool {
+        self.ended && self.cut == self.filled
+    }
+
+    /// Where byte `pos` of the window is in the stream.
+    pub(super) fn position(&self, pos: usize) -> Position {
+        self.origin.after(&self.buffer[..pos.min(self.filled)])
+    }
+
+    /// Reads once into the free part of the buffer, growing it when the buffer is full
+    /// (a run longer than the window).
+    fn read_more(&mut self) {
+        let room = self.buffer.len() - PAD;
+        if self.filled == room {
+            self.size = self.size.saturating_mul(2);
+            self.buffer.resize(self.size.saturating_add(KEEP + PAD), 0);
+        }
+        let room = self.buffer.len() - PAD;
+        loop {
+            match self.reader.read(&mut self.buffer[self.filled..room]) {
+                Ok(0) => self.ended = true,
+                Ok(n) => self.filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.error = Some(e);
+                    self.ended = true;
+                }
+            }
+            return;
+        }
+    }
+}
+
+impl<R: io::Read> Source for Window<R> {
+    fn window(&self) -> &[u8] {
+        &self.buffer[..self.cut + PAD]
+    }
+
+    fn refill(&mut self, pos: usize) -> (usize, bool) {
+        // Past the cut the reader read only the window's trailing spaces.
+        let pos = pos.min(self.cut);
+        self.unpad();
+        if self.at_end() {
+            self.reached_end = true;
+            self.pad();
+            return (pos, false);
+        }
+        let old_cut = self.cut;
+        // Drop what the reader is done with, but the last bytes before it.
+        let dropped = pos.saturating_sub(KEEP);
+        self.origin = self.origin.after(&self.buffer[..dropped]);
+        self.buffer.copy_within(dropped..self.filled, 0);
+        self.filled -= dropped;
+        self.cut -= dropped;
+        self.cuts.dropped(dropped);
+        let pos = pos - dropped;
+        if self.cut > 0 {
+            self.start = Start {
+                pos,
+                open: self.cuts.open_at_cut(),
+                after: Some(self.buffer[self.cut - 1]),
+            };
+        }
+        loop {
+            self.cuts.scan(&self.buffer[..self.filled]);
+            if self.cuts.last > self.cut {
+                self.cut = self.cuts.last;
+                self.pad();
+                return (pos, true);
+            }
+            if self.ended {
+                self.cut = self.filled;
+                self.reached_end = self.cut == old_cut - dropped;
+                self.pad();
+                return (pos, !self.reached_end);
+            }
+            self.read_more();
+        }
+    }
+}
+
+impl<R: io::Read> Window<R> {
+    /// The error of a read the crate's reader refused at `refused_at` in the window: the
+    /// stream's error if it reported one, else serde_json's.
+    ///
+    /// serde_json reads again from where the window starts, after a prefix that opens the
+    /// arrays and objects open there and puts it at the same line and column, up to the end of
+    /// the token at `refused_at` (see [`token_at`]). A syntax error it meets is the answer. If
+    /// it meets none, the refusal was the value's (a type that does not match, a limit): an
+    /// error of category `Data` at the end of that token, where serde_json places the errors
+    /// of a value's visitor; its message does not name the type, which only the value knew.
+    /// A refusal `after_value` is of the bytes after a value read whole.
+    pub(super) fn error(&mut self, refused_at: usize, after_value: bool) -> serde_json::Error {
+        if let Some(e) = self.error.take() {
+            return serde_json::Error::io(e);
+        }
+        self.unpad();
+        let refused_at = refused_at.min(self.filled);
+        let input = &self.buffer[..self.filled];
+        let start = self.start.pos.min(refused_at);
+        let (token, end, looks_after) = if after_value {
+            let (end, looks_after) = token_at(input, start, refused_at);
+            (end_of_whitespace(input, refused_at), end, looks_after)
+        } else {
+            value_token(input, start, refused_at)
+        };
+        // serde_json places a value's error after the token, and after the byte it looked at.
+        let value_error_at = self.position(end + usize::from(looks_after && end < input.len()));
+        let Some(open) = &self.start.open else {
+            return data_error(value_error_at);
+        };
+        let at = self.position(start);
+        let mut prefix = Vec::new();
+        for (i, &kind) in open.iter().enumerate() {
+            let innermost = i + 1 == open.len();
+            prefix.extend_from_slice(match (kind, innermost, self.start.after) {
+                (b'[', true, Some(b',')) => b"[0,",
+                (b'{', true, Some(b',')) => b"{\"\":0,",
+                (b'[', _, _) => b"[",
+                (b'{', true, Some(b'{')) => b"{",
+                _ => b"{\"\":",
+            });
+        }
+        let prefix_len = prefix.len() as u64;
+        let (lines, spaces) = if at.line > 1 {
+            (at.line - 1, at.column)
+        } else {
+            (0, at.column.saturating_sub(prefix_len))
+        };
+        let truncated = end < input.len() || !self.ended;
+        let replayed = io::Cursor::new(prefix)
+            .chain(io::repeat(b'\n').take(lines))
+            .chain(io::repeat(b' ').take(spaces))
+            .chain(&input[start..end])
+            // Read to here only: a byte after the token where the stream goes on, so that
+            // serde_json ends a number or a literal as at the byte that follows it.
+            .chain(&b" "[..truncated.into()]);
+        let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(replayed));
+        // serde_json meets the end of what it reads after a whole token where the stream
+        // goes on, or where the token is whole and the stream ends: the token's value is what
+        // the reader refused.
+        let whole = is_whole(&input[token..end]);
+        match Replay.deserialize(&mut de).and_then(|()| de.end()) {
+            Err(e) if self.reached_end || !(e.is_eof() && (truncated || whole)) => e,
+            _ => data_error(value_error_at),
+        }
+    }
+}
+
+/// The token at or after `at` (after whitespace), `input[from]` being outside any string:
+/// where it ends, and whether serde_json looks at the byte after it to find that end (a
+/// number). A string's end is its closing quote, also when `at` is inside it; a number's the
+/// end of its run of digits, signs, points and exponents; a literal's the end of its letters;
+/// any other byte is a token of its own.
+fn token_at(input: &[u8], from: usize, at: usize) -> (usize, bool) {
+    let mut cuts = Cuts {
+        scanned: from,
+        ..Cuts::default()
+    };
+    cuts.scan(&input[..at]);
+    let mut at = at;
+    if !cuts.in_string {
+        while input
+            .get(at)
+            .is_some_and(|&b| matches!(b, b' ' | b'\n' | b'\t' | b'\r'))
+        {
+            at += 1;
+        }
+        let run = |at: usize, part: fn(u8) -> bool| {
+            at + input[at..].iter().take_while(|&&b| part(b)).count()
+        };
+        match input.get(at) {
+            None => return (at, false),
+            Some(b'"') => {
+                cuts.in_string = true;
+                at += 1;
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                return (
+                    run(at, |b| {
+                        matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                    }),
+                    true,
+                );
+            }
+            Some(b'a'..=b'z') => return (run(at, |b| b.is_ascii_lowercase()), false),
+            Some(_) => return (at + 1, false),
+        }
+    }
+    // Inside a string from `at`: to the byte after its closing quote.
+    cuts.scanned = at;
+    while cuts.in_string && cuts.scanned < input.len() {
+        let next = cuts.scanned + 1;
+        cuts.scan(&input[..next]);
+        cuts.scanned = cuts.scanned.max(next);
+    }
+    (cuts.scanned, false)
+}
+
+/// The token the reader refused at `at`, as [`token_at`]. A value's visitor refuses after the
+/// reader read its token, so where `at` follows a whole string, number, literal, array or
+/// object, that is the token; the reader refuses a token it cannot read where it starts (a
+/// literal after its first letter).
+fn value_token(input: &[u8], from: usize, at: usize) -> (usize, usize, bool) {
+    if at > from {
+        let before = &input[from..at];
+        let run = |part: fn(&u8) -> bool| at - before.iter().rev().take_while(|b| part(b)).count();
+        match input[at - 1] {
+            b'0'..=b'9' => {
+                let start = run(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
+                return (start, at, true);
+            }
+            b'"' if !inside_string(input, from, at) => {
+                let start = (from..at - 1)
+                    .rev()
+                    .find(|&q| input[q] == b'"' && !inside_string(input, from, q))
+                    .unwrap_or(from);
+                return (start, at, false);
+            }
+            b']' | b'}' if !inside_string(input, from, at) => return (at - 1, at, false),
+            b'a'..=b'z' => {
+                let start = run(u8::is_ascii_lowercase);
+                if matches!(&input[start..at], b"true" | b"false" | b"null") {
+                    return (start, at, false);
+                }
+                let (end, looks_after) = token_at(input, from, start);
+                return (start, end, looks_after);
+            }
+            _ => {}
+        }
+    }
+    let (end, looks_after) = token_at(input, from, at);
+    // Inside a string the token is the string, which the reader refused before its end.
+    let start = if inside_string(input, from, at) {
+        end
+    } else {
+        end_of_whitespace(input, at)
+    };
+    (start, end, looks_after)
+}
+
+/// Where the whitespace at `at` ends.
+fn end_of_whitespace(input: &[u8], at: usize) -> usize {
+    at + input[at.min(input.len())..]
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\n' | b'\t' | b'\r'))
+        .count()
+}
+
+/// Whether `token` (as [`token_at`] found it) is a whole value or the start of an array or
+/// object: a string with its closing quote, a number of JSON's grammar, a literal, a `[` or
+/// a `{`.
+fn is_whole(token: &[u8]) -> bool {
+    match token {
+        [b'[' | b'{'] | b"true" | b"false" | b"null" => true,
+        [b'"', .., b'"'] => {
+            let mut cuts = Cuts::default();
+            cuts.scan(token);
+            !cuts.in_string && cuts.last == 0 && token.len() >= 2 && !ends_escaped(token)
+        }
+        [b'-' | b'0'..=b'9', ..] => is_number(token),
+        _ => false,
+    }
+}
+
+/// Whether the closing quote of `token` is escaped.
+fn ends_escaped(token: &[u8]) -> bool {
+    let slashes = token[..token.len() - 1]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'\\')
+        .count();
+    slashes % 2 == 1
+}
+
+/// Whether `text` is a number of JSON's grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn is_number(text: &[u8]) -> bool {
+    let digits = |at: usize| text[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut at = usize::from(text.first() == Some(&b'-'));
+    match digits(at) {
+        0 => return false,
+        n if n > 1 && text[at] == b'0' => return false,
+        n => at += n,
+    }
+    if text.get(at) == Some(&b'.') {
+        match digits(at + 1) {
+            0 => return false,
+            n => at += 1 + n,
+        }
+    }
+    if matches!(text.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(text.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        match digits(at) {
+            0 => return false,
+            n => at += n,
+        }
+    }
+    at == text.len()
+}
+
+/// Whether `input[at]` is inside a string, `input[from]` being outside any.
+fn inside_string(input: &[u8], from: usize, at: usize) -> bool {
+    let mut cuts = Cuts {
+        scanned: from,
+        ..Cuts::default()
+    };
+    cuts.scan(&input[..at]);
+    cuts.in_string
+}
+
+/// An error of category `Data` at `at`, for a refusal serde_json finds no syntax error in.
+fn data_error(at: Position) -> serde_json::Error {
+    struct Fail;
+    impl serde::de::Visitor<'_> for Fail {
+        type Value = ();
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str("a value")
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+            Err(E::custom(
+                "the value read does not hold the type asked for or breaks a limit",
+            ))
+        }
+    }
+    // A stream that puts a digit's end at `at`: serde_json positions the visitor's error there.
+    let stream = io::repeat(b'\n')
+        .take(at.line.saturating_sub(1))
+        .chain(io::repeat(b' ').take(at.column.saturating_sub(1)))
+        .chain(&b"0"[..]);
+    let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(stream));
+    match serde::Deserializer::deserialize_any(&mut de, Fail) {
+        Err(e) => e,
+        Ok(()) => serde::de::Error::custom("the value read does not hold the type asked for"),
+    }
+}
+
+/// A value read to check its syntax only, each array and object one level deeper, as any
+/// value's visitor reads it (unlike `IgnoredAny`, which serde_json skips without a limit).
+struct Replay;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Replay {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Replay {
+    type Value = ();
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<S: serde::de::SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
+        while seq.next_element_seed(Replay)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        while map.next_key_seed(Replay)?.is_some() {
+            map.next_value_seed(Replay)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tokens_end_where_serde_json_ends_them() {
+        let input = b"[1, \"x\"] , 12.5e3] true}";
+        assert_eq!(super::token_at(input, 0, 4), (7, false));
+        assert_eq!(super::token_at(input, 0, 5), (7, false));
+        assert_eq!(super::token_at(input, 0, 3), (7, false));
+        assert_eq!(super::token_at(input, 0, 10), (17, true));
+        assert_eq!(super::token_at(input, 0, 18), (23, false));
+        assert_eq!(super::token_at(input, 0, 7), (8, false));
+    }
+}
