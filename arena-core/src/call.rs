@@ -388,6 +388,14 @@ pub(crate) fn levels_left() -> usize {
     with(|cx| cx.max_depth.get().saturating_sub(cx.depth.get()))
 }
 
+/// The hit of a read one level past the call's depth limit, for a reader that counts the
+/// levels itself ([`levels_left`]).
+#[cfg(feature = "json")]
+#[cold]
+pub(crate) fn depth_hit() -> LimitHit {
+    with(|cx| LimitHit::Depth(cx.limits.get().depth_limit()))
+}
+
 /// Checks that a string of `len` bytes is allowed (without charging it).
 #[inline(always)]
 pub(crate) fn check_str_len(len: usize) -> Result<(), LimitHit> {

@@ -36,6 +36,16 @@ impl LimitHit {
         note(Exhausted::Limit(self));
         E::custom(self)
     }
+
+    /// The JSON reader's refusal for it, counted as [`into_de`](Self::into_de) counts it: a
+    /// reader that cannot read its input again (a window of a stream) gives [`last`]'s
+    /// message.
+    #[cfg(feature = "json")]
+    #[cold]
+    pub(crate) fn into_refused(self) -> crate::json::Refused {
+        note(Exhausted::Limit(self));
+        crate::json::Refused
+    }
 }
 
 /// What a read ran out of; its `Display` is the error message.

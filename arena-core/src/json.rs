@@ -35,8 +35,10 @@
 //! `serde_json::from_slice` report it.
 //!
 //! [`from_reader`] reads the same document from a reader, of any size, with the crate's
-//! reader over a window of the stream: a buffer of [`WINDOW_SIZE`] bytes (256 KiB) that the
-//! reader refills when it reaches the window's end. A window ends just after a `,`, `:`, `[`
+//! reader. An input of up to [`WHOLE_INPUT_MAX`] bytes (64 MiB) is read whole and read as a
+//! slice, which is the faster of the two. A longer one is read over a window of the stream: a
+//! buffer of the bytes read whole (at least [`WINDOW_SIZE`], 256 KiB) that the reader refills
+//! when it reaches the window's end. A window ends just after a `,`, `:`, `[`
 //! or `{` outside any string (a scan of the bytes read follows the strings), so the reader
 //! refills only between two tokens and every string, number, escape, literal and key it reads
 //! lies whole in one window; the 32 bytes before the reading position stay, for the short-string
@@ -54,7 +56,8 @@
 //! serde_json's message and the line and column of the whole stream. Where it meets none, the
 //! value refused the token (a type that does not match, a limit): the error is of category
 //! `Data`, at the line and column where serde_json places a value's error (after the token),
-//! and its message does not name the type. An I/O error is an error of category `Io`, and is
+//! with the limit's message when the read broke one, else a message that does not name the
+//! type. An I/O error is an error of category `Io`, and is
 //! the answer even when the text read before it is already no JSON (the window reads ahead).
 //! The input is read to its end, as `serde_json::from_reader` reads it (only whitespace may
 //! follow the value). A failed call rewinds the arena, as the slice entry points do.
@@ -89,7 +92,7 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-use std::io;
+use std::io::{self, Read as _};
 
 use ::serde_json::de::Read;
 use ::serde_json::{Deserializer, Error};
@@ -240,12 +243,12 @@ where
 
 /// Deserializes a `T` into `arena` from the JSON text `reader` holds, to its end.
 ///
-/// The input is read with the crate's reader through a window of [`WINDOW_SIZE`] bytes that it
-/// refills from `reader`, so a file of any size reads at the slice reader's speed while the
-/// call holds the arena and the window, not the file. A run of text with no `,`, `:`, `[` or
-/// `{` outside a string in it that is longer than the window (one huge string, say) grows the
-/// window to hold it. `reader` is read in calls of up to the window's size; it needs no
-/// `BufReader` (see the module docs).
+/// An input of up to [`WHOLE_INPUT_MAX`] bytes is read whole, then with the crate's reader as
+/// [`from_slice`] reads it. A longer one is read with the crate's reader too, through a window
+/// that it refills from `reader`: the bytes read whole are the first window, and the call holds
+/// the arena and that window, not the file. A run of text with no `,`, `:`, `[` or `{` outside
+/// a string in it that is longer than the window (one huge string, say) grows the window to
+/// hold it. `reader` needs no `BufReader` (see the module docs).
 ///
 /// # Errors
 ///
@@ -296,14 +299,50 @@ where
     A: BumpAllocator + ?Sized,
     R: io::Read,
 {
-    read_windowed(seed, reader, WINDOW_SIZE)
+    __from_reader_seed_whole_max(seed, reader, WHOLE_INPUT_MAX)
 }
 
-/// [`from_reader_seed`] with windows of `size` bytes.
+/// The longest input [`from_reader`] reads whole before reading it with the crate's reader:
+/// 64 MiB. A longer one is read through a window of that size, refilled from the reader.
+pub const WHOLE_INPUT_MAX: usize = 64 * 1024 * 1024;
+
+/// [`from_reader_seed`] with `whole_max` for [`WHOLE_INPUT_MAX`]: reads up to `whole_max`
+/// bytes whole and reads them as a slice; past that, reads through a window whose first bytes
+/// are the ones read (see [`window::Window::after`]). Public for the tests and the fuzz target
+/// that compare the window path with [`from_slice`].
+///
+/// # Errors
+///
+/// As [`from_reader_seed`].
+#[doc(hidden)]
+pub fn __from_reader_seed_whole_max<'bump, T, A, R>(
+    seed: ArenaSeed<'bump, T, A>,
+    mut reader: R,
+    whole_max: usize,
+) -> Result<T, Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    R: io::Read,
+{
+    let mut buffer = Vec::new();
+    // One byte past the bound tells an input of exactly `whole_max` bytes from a longer one.
+    let limit = u64::try_from(whole_max).map_or(u64::MAX, |max| max.saturating_add(1));
+    (&mut reader)
+        .take(limit)
+        .read_to_end(&mut buffer)
+        .map_err(Error::io)?;
+    if buffer.len() <= whole_max {
+        return read_slice(seed, &buffer);
+    }
+    let size = WINDOW_SIZE.max(buffer.len());
+    read_windowed(seed, window::Window::after(buffer, reader, size))
+}
+
+/// [`from_reader_seed`] through `window`.
 fn read_windowed<'bump, T, A, R>(
     seed: ArenaSeed<'bump, T, A>,
-    reader: R,
-    size: usize,
+    mut window: window::Window<R>,
 ) -> Result<T, Error>
 where
     T: ArenaDeserialize<'bump, A>,
@@ -311,9 +350,9 @@ where
     R: io::Read,
 {
     let seed = seed.reading_from(Input::Transient);
-    let mut window = window::Window::new(reader, size);
     // Whether the value was read, so that a refusal is of what follows it.
     let read = core::cell::Cell::new(false);
+    let exhausted = crate::exhaustion::count();
     let (ours, refused_at) = {
         // SAFETY: `window` outlives the reader, which is dropped at the end of this block,
         // and nothing else uses it meanwhile. Nothing borrowed from the input outlives a
@@ -335,7 +374,12 @@ where
         };
         (ours, reader.pos())
     };
-    ours.map_err(|Refused| window.error(refused_at, read.get()))
+    ours.map_err(|Refused| {
+        let ran_out = (crate::exhaustion::count() != exhausted)
+            .then(crate::exhaustion::last)
+            .flatten();
+        window.error(refused_at, read.get(), ran_out)
+    })
 }
 
 /// Reads one value from `input` with the crate's reader, then checks that only whitespace
@@ -482,8 +526,7 @@ mod tests {
                 for size in [1, 5, 16, 64, WINDOW_SIZE] {
                     let read = read_windowed::<$t, _, _>(
                         ArenaSeed::new(&bump),
-                        Chunks::new(text, sizes),
-                        size,
+                        window::Window::new(Chunks::new(text, sizes), size),
                     );
                     match (&read, &expected) {
                         (Ok(read), Ok(expected)) => assert_eq!(read, expected, "{sizes:?} {size}"),
@@ -562,6 +605,29 @@ mod tests {
         read_alike!(f64, b"-");
         read_alike!(crate::Value<'_>, b"\"9");
         read_alike!(crate::Value<'_>, b"0=");
+        read_alike!(crate::Value<'_>, b"0- ");
+        read_alike!(Doc<'_>, b"0- ");
+    }
+
+    #[test]
+    fn a_value_breaking_a_limit_in_a_window_has_the_slice_forms_message() {
+        let text = br#"{"a": [1, [2, [3]]], "b": "a long string", "c": [1, 2, 3, 4]}"#;
+        let message = |e: &Error| e.to_string().split(" at line").next().map(String::from);
+        for limits in [
+            crate::Limits::default().max_len(3),
+            crate::Limits::default().max_str_len(5),
+            crate::Limits::default().max_bytes(64),
+            crate::Limits::default().max_depth(2),
+        ] {
+            let bump = bumpalo::Bump::new();
+            let seed = || ArenaSeed::<crate::Value<'_>, _>::new(&bump).with_limits(limits);
+            let sliced = from_slice_seed(seed(), text).unwrap_err();
+            for size in [4, WINDOW_SIZE] {
+                let window = window::Window::new(Chunks::new(text, &[3]), size);
+                let read = read_windowed(seed(), window).unwrap_err();
+                assert_eq!(message(&read), message(&sliced), "{limits:?} {size}");
+            }
+        }
     }
 
     #[test]
@@ -570,14 +636,22 @@ mod tests {
         let kept: &[&str] = from_slice(&arena, br#"["kept"]"#).unwrap();
         let used = arena.stats().used_bytes;
         let text = br#"["a", "bb", "ccc", "dddd"]"#;
-        for limits in [
-            crate::Limits::default().max_len(3),
-            crate::Limits::default().max_str_len(3),
+        for (limits, message) in [
+            (
+                crate::Limits::default().max_len(3),
+                "sequence length limit of 3 elements exceeded",
+            ),
+            (
+                crate::Limits::default().max_str_len(3),
+                "string length limit of 3 bytes exceeded",
+            ),
         ] {
             for (sizes, size) in [(&[2][..], 4), (&[1], 1), (&[usize::MAX], WINDOW_SIZE)] {
                 let seed = ArenaSeed::<&[&str], _>::new(&arena).with_limits(limits);
-                let err = read_windowed(seed, Chunks::new(text, sizes), size).unwrap_err();
+                let window = window::Window::new(Chunks::new(text, sizes), size);
+                let err = read_windowed(seed, window).unwrap_err();
                 assert!(err.is_data(), "{err}");
+                assert!(err.to_string().contains(message), "{err}");
                 assert_eq!(arena.stats().used_bytes, used);
             }
         }
@@ -590,8 +664,8 @@ mod tests {
         for size in [WINDOW_SIZE, 4] {
             let mut reader = Chunks::new(b"[1, 2, 3", &[3]);
             reader.fails = true;
-            let err =
-                read_windowed::<&[u32], _, _>(ArenaSeed::new(&bump), reader, size).unwrap_err();
+            let window = window::Window::new(reader, size);
+            let err = read_windowed::<&[u32], _, _>(ArenaSeed::new(&bump), window).unwrap_err();
             assert!(err.is_io(), "{size}: {err}");
             assert!(err.to_string().contains("the disk went away"), "{err}");
         }

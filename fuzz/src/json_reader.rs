@@ -4,7 +4,8 @@
 //! as serde_json reads the same type from a reader.
 //!
 //! The input's first byte says how many of the next bytes are chunk sizes (each from 1 to
-//! 256); the rest is the JSON. The window refills where the chunks end, so the sizes put the
+//! 256), and how many bytes are read whole before the window (0 to 15: the bound that is
+//! `WHOLE_INPUT_MAX` for `from_reader`); the rest is the JSON. The window refills where the chunks end, so the sizes put the
 //! refills anywhere in the text. `arena_core::Value` and the fuzz document type are read, into
 //! a bumpalo `Bump` and into a `SlabArena` (whose short-string copy reads the bytes before a
 //! string).
@@ -45,39 +46,42 @@ pub fn check(data: &[u8]) {
         return;
     };
     let (sizes, bytes) = rest.split_at(usize::from(count % 16).min(rest.len()));
+    let whole = usize::from(count / 16);
     with_large_stack(|| {
-        reads_alike(&bumpalo::Bump::new(), bytes, sizes);
-        reads_alike(&arena_core::SlabArena::new(), bytes, sizes);
+        reads_alike(&bumpalo::Bump::new(), bytes, sizes, whole);
+        reads_alike(&arena_core::SlabArena::new(), bytes, sizes, whole);
     });
 }
 
-/// `Value` and the fuzz document type read from `bytes` in chunks of `sizes`.
-fn reads_alike<A: BumpAllocator>(arena: &A, bytes: &[u8], sizes: &[u8]) {
-    read_alike::<Value<'_>, A>(arena, bytes, sizes, "Value");
-    read_alike::<Doc<'_>, A>(arena, bytes, sizes, "Doc");
+/// `Value` and the fuzz document type read from `bytes` in chunks of `sizes`, `whole` bytes
+/// read whole.
+fn reads_alike<A: BumpAllocator>(arena: &A, bytes: &[u8], sizes: &[u8], whole: usize) {
+    read_alike::<Value<'_>, A>(arena, bytes, sizes, whole, "Value");
+    read_alike::<Doc<'_>, A>(arena, bytes, sizes, whole, "Doc");
 }
 
 /// A `T` read from `bytes` in chunks of `sizes` into `arena`, against `from_slice` for the
 /// value and serde_json's reader for the error.
-fn read_alike<'a, T, A>(arena: &'a A, bytes: &[u8], sizes: &[u8], what: &str)
+fn read_alike<'a, T, A>(arena: &'a A, bytes: &[u8], sizes: &[u8], whole: usize, what: &str)
 where
     T: ArenaDeserialize<'a, A> + Debug,
     A: BumpAllocator,
 {
-    let read: Result<T, _> = arena_core::json::from_reader(
-        arena,
+    let read: Result<T, _> = arena_core::json::__from_reader_seed_whole_max(
+        ArenaSeed::new(arena),
         Chunks {
             text: bytes,
             sizes,
             next: 0,
         },
+        whole,
     );
     let sliced: Result<T, _> = arena_core::json::from_slice(arena, bytes);
     match (read, sliced) {
         (Ok(read), Ok(sliced)) => assert_eq!(
             format!("{read:?}"),
             format!("{sliced:?}"),
-            "{what} reads {bytes:02x?} in chunks of {sizes:?} differently"
+            "{what} reads {bytes:02x?} in chunks of {sizes:?} ({whole} whole) differently"
         ),
         (Err(read), Err(_)) => {
             let mut de = serde_json::Deserializer::from_reader(bytes);
@@ -89,7 +93,7 @@ where
             assert_eq!(
                 at(&read),
                 at(&theirs),
-                "{what} refuses {bytes:02x?} in chunks of {sizes:?} otherwise ({read} / {theirs})"
+                "{what} refuses {bytes:02x?} in chunks of {sizes:?} ({whole} whole) otherwise ({read} / {theirs})"
             );
         }
         (read, sliced) => panic!(

@@ -547,7 +547,10 @@ where
     R: Read,
 {
     match format.wire() {
-        Format::Json => arena_core::json::from_reader_seed(seed, reader).map_err(|e| e.to_string()),
+        // Through a window from the first byte on, as an input longer than
+        // `json::WHOLE_INPUT_MAX` is read.
+        Format::Json => arena_core::json::__from_reader_seed_whole_max(seed, reader, 0)
+            .map_err(|e| e.to_string()),
         Format::Postcard => {
             arena_core::postcard::from_reader_seed(seed, reader).map_err(|e| e.to_string())
         }

@@ -26,6 +26,7 @@ use super::whitespace;
 use super::window::Source;
 use crate::allocator::BumpAllocator;
 use crate::call;
+use crate::limits::LimitHit;
 use crate::utf8;
 
 /// How many levels of arrays and objects serde_json reads: the 128th is refused.
@@ -329,7 +330,7 @@ impl<'de> Deserializer<'de> {
             Ok((start, end)) => {
                 let n = end - start;
                 if limited {
-                    call::admit_str(n).map_err(|_| Refused)?;
+                    call::admit_str(n).map_err(LimitHit::into_refused)?;
                 }
                 let window = end
                     .checked_sub(WINDOW)
@@ -345,7 +346,7 @@ impl<'de> Deserializer<'de> {
                 let (Text::Borrowed(text) | Text::Copied(text)) =
                     self.str_with_escapes_or_utf8(ascii_to)?;
                 if limited {
-                    call::admit_str(text.len()).map_err(|_| Refused)?;
+                    call::admit_str(text.len()).map_err(LimitHit::into_refused)?;
                 }
                 arena.try_alloc_bytes(text.as_bytes())
             }

@@ -32,6 +32,7 @@ use super::number::Number;
 use super::refused::Refused;
 use crate::allocator::BumpAllocator;
 use crate::call;
+use crate::limits::LimitHit;
 use crate::scratch::LentFrame;
 use crate::value::Value;
 
@@ -59,6 +60,8 @@ struct Build<'bump, A: ?Sized> {
     /// How many arrays and objects may be open at once: [`DIRECT_LEVELS`], or fewer when the
     /// call's depth limit says so.
     max_open: u8,
+    /// How many may be open at once by the call's depth limit: at least `max_open`.
+    limit_open: u8,
 }
 
 impl<'bump, A: BumpAllocator + ?Sized> Build<'bump, A> {
@@ -81,9 +84,19 @@ impl<'bump, A: BumpAllocator + ?Sized> Build<'bump, A> {
     fn charge<T>(&self, n: usize) -> Result<(), Refused> {
         if self.limited {
             // No overflow: `n` values of `T`, or their halves, are on the scratch stack.
-            call::charge(n * size_of::<T>()).map_err(|_| Refused)?;
+            call::charge(n * size_of::<T>()).map_err(LimitHit::into_refused)?;
         }
         Ok(())
+    }
+
+    /// The refusal of an array or object of `n` `T`s, longer than [`len_allowed`]
+    /// (Self::len_allowed): the limit it broke, counted.
+    #[cold]
+    fn too_long<T>(n: usize) -> Refused {
+        match call::check_len(n, size_of::<T>()) {
+            Err(hit) => hit.into_refused(),
+            Ok(()) => Refused,
+        }
     }
 
     /// Pushes `node`, an element or half an entry of the innermost open array or object.
@@ -105,6 +118,7 @@ impl<'de> Deserializer<'de> {
         arena: &'bump A,
     ) -> Result<Value<'bump>, Refused> {
         let levels = u8::try_from(call::levels_left()).unwrap_or(u8::MAX);
+        let limit_open = self.levels_open().saturating_add(levels);
         let mut build = Build {
             arena,
             nodes: LentFrame::new().map_err(|_| Refused)?,
@@ -116,7 +130,8 @@ impl<'de> Deserializer<'de> {
             } else {
                 DIRECT_LEVELS
             }
-            .min(self.levels_open().saturating_add(levels)),
+            .min(limit_open),
+            limit_open,
         };
         self.node(&mut build, |_, node| Ok(node))
     }
@@ -196,7 +211,7 @@ impl<'de> Deserializer<'de> {
             loop {
                 n += 1;
                 if n > allowed {
-                    return Err(Refused);
+                    return Err(Build::<A>::too_long::<Value<'bump>>(n));
                 }
                 // After a comma, a `]` is no value: a trailing comma is refused here.
                 self.node(
@@ -243,6 +258,9 @@ impl<'de> Deserializer<'de> {
         read: impl FnOnce(&mut Self, &mut Build<'bump, A>) -> Result<T, Refused>,
     ) -> Result<T, Refused> {
         if self.levels_open() >= build.max_open {
+            if self.levels_open() >= build.limit_open {
+                return Err(call::depth_hit().into_refused());
+            }
             return Err(Refused);
         }
         // The level's strings and then its nodes are written below the arena's cursor: their
@@ -274,7 +292,7 @@ impl<'de> Deserializer<'de> {
                 }
                 n += 1;
                 if n > allowed {
-                    return Err(Refused);
+                    return Err(Build::<A>::too_long::<(Value<'bump>, Value<'bump>)>(n));
                 }
                 self.eat();
                 // The key goes first, its value's own nodes (an array's or object's) above it.

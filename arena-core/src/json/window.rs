@@ -28,6 +28,7 @@ use std::io::{self, Read as _};
 use serde::de::DeserializeSeed as _;
 
 use super::string;
+use crate::exhaustion::Exhausted;
 
 /// The bytes a window of [`from_reader`](super::from_reader) holds: 256 KiB, a read of a size
 /// the OS serves in one call, and a window that stays in the L2 cache while the reader parses
@@ -246,12 +247,21 @@ struct Start {
 
 impl<R: io::Read> Window<R> {
     /// A window over `reader`, of `size` bytes, its first window read.
+    #[cfg(test)]
     pub(super) fn new(reader: R, size: usize) -> Self {
-        let size = size.max(1);
+        Self::after(Vec::new(), reader, size)
+    }
+
+    /// A window over the stream of `read` followed by `reader`'s bytes, of `size` bytes or
+    /// `read`'s length if longer, its first window read.
+    pub(super) fn after(mut read: Vec<u8>, reader: R, size: usize) -> Self {
+        let size = size.max(read.len()).max(1);
+        let filled = read.len();
+        read.resize(size.saturating_add(KEEP + PAD), 0);
         let mut window = Self {
             reader,
-            buffer: vec![0; size.saturating_add(KEEP + PAD)],
-            filled: 0,
+            buffer: read,
+            filled,
             cut: 0,
             cuts: Cuts::default(),
             size,
@@ -378,8 +388,14 @@ impl<R: io::Read> Window<R> {
     /// it meets none, the refusal was the value's (a type that does not match, a limit): an
     /// error of category `Data` at the end of that token, where serde_json places the errors
     /// of a value's visitor; its message does not name the type, which only the value knew.
-    /// A refusal `after_value` is of the bytes after a value read whole.
-    pub(super) fn error(&mut self, refused_at: usize, after_value: bool) -> serde_json::Error {
+    /// A refusal `after_value` is of the bytes after a value read whole. A value's error is
+    /// `exhausted`'s message when the read ran out of a limit or of memory.
+    pub(super) fn error(
+        &mut self,
+        refused_at: usize,
+        after_value: bool,
+        exhausted: Option<Exhausted>,
+    ) -> serde_json::Error {
         if let Some(e) = self.error.take() {
             return serde_json::Error::io(e);
         }
@@ -396,7 +412,7 @@ impl<R: io::Read> Window<R> {
         // serde_json places a value's error after the token, and after the byte it looked at.
         let value_error_at = self.position(end + usize::from(looks_after && end < input.len()));
         let Some(open) = &self.start.open else {
-            return data_error(value_error_at);
+            return data_error(value_error_at, exhausted);
         };
         let at = self.position(start);
         let mut prefix = Vec::new();
@@ -431,7 +447,7 @@ impl<R: io::Read> Window<R> {
         let whole = is_whole(&input[token..end]);
         match Replay.deserialize(&mut de).and_then(|()| de.end()) {
             Err(e) if self.reached_end || !(e.is_eof() && (truncated || whole)) => e,
-            _ => data_error(value_error_at),
+            _ => data_error(value_error_at, exhausted),
         }
     }
 }
@@ -600,18 +616,20 @@ fn inside_string(input: &[u8], from: usize, at: usize) -> bool {
     cuts.in_string
 }
 
-/// An error of category `Data` at `at`, for a refusal serde_json finds no syntax error in.
-fn data_error(at: Position) -> serde_json::Error {
-    struct Fail;
+/// An error of category `Data` at `at`, for a refusal serde_json finds no syntax error in:
+/// `exhausted`'s message, or one that says the value does not hold the type.
+fn data_error(at: Position, exhausted: Option<Exhausted>) -> serde_json::Error {
+    struct Fail(Option<Exhausted>);
     impl serde::de::Visitor<'_> for Fail {
         type Value = ();
         fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
             f.write_str("a value")
         }
         fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
-            Err(E::custom(
-                "the value read does not hold the type asked for or breaks a limit",
-            ))
+            Err(match self.0 {
+                Some(exhausted) => E::custom(exhausted),
+                None => E::custom("the value read does not hold the type asked for"),
+            })
         }
     }
     // A stream that puts a digit's end at `at`: serde_json positions the visitor's error there.
@@ -620,7 +638,7 @@ fn data_error(at: Position) -> serde_json::Error {
         .chain(io::repeat(b' ').take(at.column.saturating_sub(1)))
         .chain(&b"0"[..]);
     let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(stream));
-    match serde::Deserializer::deserialize_any(&mut de, Fail) {
+    match serde::Deserializer::deserialize_any(&mut de, Fail(exhausted)) {
         Err(e) => e,
         Ok(()) => serde::de::Error::custom("the value read does not hold the type asked for"),
     }
