@@ -14,6 +14,14 @@
 #    (one codegen unit, v0 mangling so that generic instances name their type arguments).
 # 5. Expanded source of each types binary (`-Zunpretty=expanded`), if a nightly toolchain is
 #    installed.
+# 6. Compile time of each types binary, its dependencies built: the binary's source touched and
+#    rebuilt with `cargo check`, a debug build and a release build, ROUNDS (default 3) rounds
+#    with serde_types and arena_types interleaved in each; the median wall time and the median
+#    CPU time (user + system, of cargo and rustc) of each. The release profile has one codegen
+#    unit, so the release build runs on one core, as the debug build's LLVM mostly does. No
+#    incremental cache (a touched file with the cache would reuse every query: the crate's
+#    compile is what is timed). Wall time is only as quiet as the machine; CPU time is steadier
+#    when other work runs beside it.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,6 +70,47 @@ pct() { # the change from $1 to $2, in percent
     awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.0f%%", (b - a) * 100 / a }'
 }
 
+median() { # the median of its arguments
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# compile_time MODE BIN: one rebuild of BIN's crate alone, "WALL CPU" in seconds.
+compile_time() {
+    local mode=$1 bin=$2 times
+    local args=(build --locked --quiet --bin "$bin")
+    case $mode in
+        check) args=(check --locked --quiet --bin "$bin") ;;
+        release) args+=(--release) ;;
+    esac
+    times=$(mktemp)
+    touch "src/bin/$bin.rs"
+    if ! CARGO_INCREMENTAL=0 /usr/bin/time -o "$times" -f '%e %U %S' cargo "${args[@]}" >/dev/null; then
+        echo "$bin: cargo ${args[*]} failed" >&2
+        exit 1
+    fi
+    awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$times"
+    rm -f "$times"
+}
+
+rounds=${ROUNDS:-3}
+declare -A wall cpu
+if [[ -x /usr/bin/time ]]; then
+    for mode in check debug release; do
+        case $mode in
+            check) CARGO_INCREMENTAL=0 cargo check --locked --quiet --bins ;;
+            debug) CARGO_INCREMENTAL=0 cargo build --locked --quiet --bins ;;
+        esac
+        for ((r = 0; r < rounds; r++)); do
+            for bin in serde_types arena_types; do
+                t=$(compile_time "$mode" "$bin")
+                read -r w c <<<"$t"
+                wall[$mode.$bin]+=" $w"
+                cpu[$mode.$bin]+=" $c"
+            done
+        done
+    done
+fi
+
 declare -A size ir
 for bin in "${bins[@]}"; do
     size[$bin]=$(text "$bin")
@@ -96,5 +145,18 @@ if [[ -n ${serde_exp-} ]]; then
         "$serde_exp" "$arena_exp" "$(pct "$serde_exp" "$arena_exp")"
 else
     echo "expanded source: skipped (no nightly toolchain)"
+fi
+if [[ -n ${wall[release.serde_types]-} ]]; then
+    for mode in check debug release; do
+        sw=$(median ${wall[$mode.serde_types]})
+        aw=$(median ${wall[$mode.arena_types]})
+        sc=$(median ${cpu[$mode.serde_types]})
+        ac=$(median ${cpu[$mode.arena_types]})
+        printf '%-33s%12s   %12s (%s)\n' "compile, $mode: wall s" "$sw" "$aw" "$(pct "$sw" "$aw")"
+        printf '%-33s%12s   %12s (%s)\n' "compile, $mode: CPU s" "$sc" "$ac" "$(pct "$sc" "$ac")"
+    done
+    echo "(compile: each types binary's crate alone, the median of $rounds interleaved rounds)"
+else
+    echo "compile time: skipped (no /usr/bin/time)"
 fi
 echo "(IR: serde_derive ${ir[serde_types]}, ArenaDeserialize ${ir[arena_types]})"
