@@ -630,6 +630,56 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_first_call_with_no_settings_starts_from_the_floor_and_closes_to_idle() {
+        // A read outside any call leaves what it earned on the thread.
+        {
+            let _level = DepthGuard::enter::<E>().unwrap();
+            trust::earn(1 << 20);
+        }
+        assert_eq!(trust::current(), 2 << 20);
+        let level = DepthGuard::enter::<E>().unwrap();
+        {
+            let first = pin!(CallFrame::new(None));
+            let first = first.into_ref();
+            assert!(
+                first.open::<E>(settings(0x10, None)).unwrap(),
+                "owns its arena"
+            );
+            assert!(is_open_on(ptr::without_provenance(0x10)));
+            assert_eq!(trust::current(), trust::FLOOR);
+            // Opened at depth 1: its own level, and the default limit from there.
+            let levels_left = with(|cx| cx.max_depth.get() - cx.depth.get());
+            assert_eq!(levels_left, Limits::DEFAULT.depth_limit() - 1);
+            {
+                let nested = pin!(CallFrame::new(None));
+                let nested = nested.into_ref();
+                let limits = Limits::default().max_bytes(100);
+                assert!(!nested.open::<E>(settings(0x10, Some(limits))).unwrap());
+                assert_eq!(bytes_left(), 100);
+                charge(10).unwrap();
+                {
+                    let other = pin!(CallFrame::new(None));
+                    let other = other.into_ref();
+                    assert!(other.open::<E>(settings(0x20, None)).unwrap(), "owns b");
+                    {
+                        let back = pin!(CallFrame::new(None));
+                        let back = back.into_ref();
+                        assert!(!back.open::<E>(settings(0x10, None)).unwrap());
+                        assert_eq!(bytes_left(), 90, "the chain leads back to the first");
+                    }
+                }
+                check_invariants();
+            }
+            assert_eq!(bytes_left(), usize::MAX, "no budget of its own");
+            first.succeeded();
+        }
+        assert!(with(|cx| cx.frame.get().is_null()), "no frame open");
+        assert_eq!(trust::current(), trust::FLOOR);
+        drop(level);
+        check_invariants();
+    }
+
+    #[test]
     fn a_nested_depth_limit_counts_from_where_it_opens_and_never_loosens() {
         let outer = pin!(CallFrame::new(None));
         let outer = outer.into_ref();

@@ -74,6 +74,37 @@ pub(crate) struct Settings {
     pub(crate) input_len: Option<usize>,
 }
 
+impl Settings {
+    /// Whether the seed asks for nothing of its own: only its arena.
+    #[inline]
+    const fn asks_nothing(&self) -> bool {
+        self.limits.is_none()
+            && self.str_as_bytes.is_none()
+            && self.input.is_none()
+            && self.either_form.is_none()
+            && self.input_len.is_none()
+    }
+}
+
+/// Whether `scope` is [`Scope::IDLE`].
+fn is_idle(scope: Scope) -> bool {
+    let idle = Scope::IDLE;
+    scope.arena.is_null()
+        && (
+            scope.limits,
+            scope.max_depth,
+            scope.bytes_left,
+            scope.strings,
+            scope.input_claims,
+        ) == (
+            idle.limits,
+            idle.max_depth,
+            idle.bytes_left,
+            idle.strings,
+            idle.input_claims,
+        )
+}
+
 impl<'t> CallFrame<'t> {
     /// A frame not open yet; `trust` is what the call starts with if it is the first on the
     /// thread.
@@ -100,8 +131,55 @@ impl<'t> CallFrame<'t> {
     /// # Errors
     ///
     /// The nesting depth limit, when the call's own level is past it; nothing changed then.
-    #[cold]
+    #[inline]
     pub(crate) fn open<E: Error>(self: Pin<&Self>, settings: Settings) -> Result<bool, E> {
+        if self.trust.is_none() && settings.asks_nothing() && self.open_first(settings.arena) {
+            return Ok(true);
+        }
+        self.open_nested(settings)
+    }
+
+    /// Opens the call as [`open`](Self::open) does when it is the first on the thread and
+    /// asks for nothing of its own, in one thread-local access: the state of a top-level read
+    /// with [`ArenaSeed::new`](crate::ArenaSeed::new), once per document of a stream. With no
+    /// frame open, the scope in force is the idle one (each frame puts back what it saved, the
+    /// first one the idle scope), which is also what a first frame saves; the call's scope
+    /// differs from it only in its arena and its depth bound (the depth it opens at, plus the
+    /// default limit). The trust starts at the floor, as [`trust::start`] starts it without
+    /// a carried trust. Returns `false`, with nothing changed, when a frame is open or the
+    /// call's level would pass the depth bound: [`open_nested`](Self::open_nested) decides.
+    #[inline]
+    fn open_first(self: Pin<&Self>, arena: *const ()) -> bool {
+        let this = self.get_ref();
+        debug_assert!(!this.open.get(), "a frame opens once");
+        with(|cx| {
+            if !cx.frame.get().is_null() {
+                return false;
+            }
+            let depth = cx.depth.get();
+            let max_depth = depth.saturating_add(Limits::DEFAULT.depth_limit());
+            if depth >= max_depth {
+                return false;
+            }
+            debug_assert!(
+                is_idle(cx.scope()),
+                "no frame is open, yet the scope in force is not the idle one"
+            );
+            // `new` left the link saving the idle scope, with no frame before it, and the
+            // holder and budget of a call that owns its arena with no byte limit.
+            cx.frame.set(&raw const this.link);
+            cx.arena.set(arena);
+            cx.max_depth.set(max_depth);
+            cx.depth.set(depth + 1);
+            cx.trust.set(trust::FLOOR);
+            this.open.set(true);
+            true
+        })
+    }
+
+    /// [`open`](Self::open) for every call but the first on the thread with no settings.
+    #[cold]
+    fn open_nested<E: Error>(self: Pin<&Self>, settings: Settings) -> Result<bool, E> {
         let this = self.get_ref();
         debug_assert!(!this.open.get(), "a frame opens once");
         let holder = with(|cx| {
@@ -220,11 +298,24 @@ impl Drop for CallFrame<'_> {
         if !self.open.get() {
             return;
         }
-        with(|cx| {
+        let first = self.is_first();
+        let trust = with(|cx| {
             debug_assert!(
                 ptr::eq(cx.frame.get(), &raw const self.link),
                 "call frames closed out of order"
             );
+            cx.depth.set(cx.depth.get() - 1);
+            cx.frame.set(self.link.prev.get());
+            if first {
+                // The first frame saved the idle scope (no frame was open) and owns its arena:
+                // nothing to charge, and the thread's trust goes back to the floor.
+                debug_assert!(
+                    is_idle(self.link.saved.get()),
+                    "the first frame saved a scope that is not the idle one"
+                );
+                cx.set_scope(Scope::IDLE);
+                return Some(cx.trust.replace(trust::FLOOR));
+            }
             let budget = self.budget.get();
             let used = if budget == usize::MAX {
                 0
@@ -244,11 +335,10 @@ impl Drop for CallFrame<'_> {
                 }
             }
             cx.set_scope(saved);
-            cx.depth.set(cx.depth.get() - 1);
-            cx.frame.set(self.link.prev.get());
+            None
         });
-        if self.is_first() {
-            trust::finish(self.trust, self.succeeded.get());
+        if let Some(bytes) = trust {
+            trust::finish(self.trust, self.succeeded.get(), bytes);
         }
     }
 }

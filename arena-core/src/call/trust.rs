@@ -126,11 +126,12 @@ pub(super) fn start(held: Option<&LengthTrust>) {
     with(|cx| cx.trust.set(bytes));
 }
 
-/// The first call on the thread closes: `held` keeps what it ended with if it succeeded, the
-/// floor if not; the thread goes back to the floor, so nothing carries over unasked.
-#[cold]
-pub(super) fn finish(held: Option<&LengthTrust>, succeeded: bool) {
-    let bytes = with(|cx| cx.trust.replace(FLOOR));
+/// The first call on the thread closes with the trust `bytes`, which the thread's state has
+/// just given up for the floor (the frame does that in its own access to the state, so
+/// nothing carries over unasked): `held` keeps `bytes` if the call succeeded, the floor if
+/// not.
+#[inline]
+pub(super) fn finish(held: Option<&LengthTrust>, succeeded: bool, bytes: usize) {
     if let Some(held) = held {
         held.bytes
             .store(if succeeded { bytes } else { FLOOR }, Ordering::Relaxed);

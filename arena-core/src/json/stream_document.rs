@@ -85,19 +85,25 @@ where
         Ok(())
     };
     let mut reader = Deserializer::with_scratch(doc, core::mem::take(scratch));
-    // SAFETY: `Attempt` holds no references (a `serde_json::Error` owns its message), nor
-    // does `None`, the reader's refusal.
-    let ours = unsafe {
-        rewound_on_error(seed.arena(), || {
-            let value = seed
-                .read_with(|arena| {
-                    reader.ask_limits();
-                    T::__deserialize_json_in(arena, &mut reader)
-                })
-                .map_err(|Refused| None)?;
-            check_end(reader.pos()).map_err(Some)?;
-            Ok(value)
-        })
+    let mut read = || {
+        let value = seed
+            .read_with(|arena| {
+                reader.ask_limits();
+                T::__deserialize_json_in(arena, &mut reader)
+            })
+            .map_err(|Refused| None)?;
+        check_end(reader.pos()).map_err(Some)?;
+        Ok(value)
+    };
+    let ours = if ends_itself {
+        // Only the reader can refuse a value that ends itself, and the seed's call rewinds
+        // the arena then, as `rewound_on_error` would (when it owns the arena; when a call
+        // further out does, neither rewinds).
+        read()
+    } else {
+        // SAFETY: `Attempt` holds no references (a `serde_json::Error` owns its message), nor
+        // does `None`, the reader's refusal.
+        unsafe { rewound_on_error(seed.arena(), read) }
     };
     let len = reader.pos();
     *scratch = reader.into_scratch();

@@ -50,17 +50,22 @@ impl Origin {
     }
 }
 
-/// How many line feeds `bytes` holds: counted in a byte per lane over runs of 255 bytes,
-/// which the compiler turns into vector compares (the stream counts every byte it drops).
+/// How many line feeds `bytes` holds (the stream counts every byte it drops): counted in a
+/// byte per lane over runs of [`RUN`] bytes, a whole number of 16-byte vectors of fixed
+/// length, which the compiler turns into a vector compare and subtract per 16 bytes and one
+/// sum per run.
 fn count_newlines(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|run| {
-            let in_run = run.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'));
-            usize::from(in_run)
-        })
-        .sum()
+    let (runs, rest) = bytes.as_chunks::<RUN>();
+    let in_runs: usize = runs
+        .iter()
+        .map(|run| usize::from(run.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum();
+    in_runs + rest.iter().filter(|&&b| b == b'\n').count()
 }
+
+/// The bytes [`count_newlines`] counts in one run: at most 255, so that a count per lane
+/// fits a byte, and a multiple of 16, the width of an SSE2 or NEON vector.
+const RUN: usize = 240;
 
 /// Which of serde_json's readers positions the stream's errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,6 +257,26 @@ mod tests {
                 column: 0
             }
         );
+    }
+
+    #[test]
+    fn newlines_are_counted_as_one_at_a_time_whatever_the_length_and_density() {
+        // Lengths around the runs, with newlines from none to every byte (a run then counts
+        // 240, near the most a byte holds).
+        for every in [1, 2, 3, 7, 16, 17, 255, 10_000] {
+            let text: Vec<u8> = (0..9000)
+                .map(|i| if i % every == 0 { b'\n' } else { b'x' })
+                .collect();
+            for len in [0, 1, 15, 16, 17, 239, 240, 241, 480, 4079, 4081, 9000] {
+                let bytes = &text[..len];
+                let one_at_a_time = bytes.iter().filter(|&&b| b == b'\n').count();
+                assert_eq!(
+                    count_newlines(bytes),
+                    one_at_a_time,
+                    "every {every}, len {len}"
+                );
+            }
+        }
     }
 
     #[test]
