@@ -3,9 +3,9 @@
 //!
 //! The reader refills only where it stands between two tokens, at the end of the input it
 //! peeks (the cold end-of-input path of `peek`): every string, number, literal and key lies
-//! whole inside one window. For that the window ends at a *cut*: just after a `,`, `:`, `[`,
-//! `{` or whitespace byte outside any string, which no token spans. A scan of each byte read
-//! ([`Cuts`]) follows which bytes are inside strings (a `"` outside a string opens one, a
+//! whole inside one window. For that the window ends at a *cut*: just after a `,`, `:`, `[` or
+//! `{` outside any string, which no token spans. A scan of the bytes read ([`Cuts`], a block of
+//! 64 bytes at a time where the block holds no backslash) follows which bytes are inside strings (a `"` outside a string opens one, a
 //! backslash inside one escapes the byte after it, a `"` closes it) and finds the last cut of
 //! the bytes it has; the bytes after it stay in the buffer for the next window. The scan agrees
 //! with the reader on where every string starts and ends for every byte the reader accepts
@@ -29,6 +29,8 @@ use serde::de::DeserializeSeed as _;
 
 use super::string;
 use crate::exhaustion::Exhausted;
+
+mod structure;
 
 /// The bytes a window of [`from_reader`](super::from_reader) holds: 256 KiB, a read of a size
 /// the OS serves in one call, and a window that stays in the L2 cache while the reader parses
@@ -111,19 +113,22 @@ impl Position {
 
     /// The position after `bytes`, which follow this one.
     fn after(self, bytes: &[u8]) -> Self {
-        let mut lines = 0;
-        let mut line_start = None;
-        // A chunk at a time, so that the count is a vector loop; most chunks hold no line feed.
-        for (i, chunk) in bytes.chunks(64).enumerate() {
-            let n = chunk.iter().filter(|&&b| b == b'\n').count();
-            if n > 0 {
-                lines += n;
-                line_start = chunk
+        // Counted in a byte a lane, 128 bytes at a time (no lane passes 255), so that the count
+        // is a vector loop of byte compares; the last line feed is looked for only if any.
+        let lines: usize = bytes
+            .chunks(128)
+            .map(|chunk| {
+                let n = chunk
                     .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map(|at| i * 64 + at + 1);
-            }
-        }
+                    .fold(0_u8, |n, &b| n.wrapping_add(u8::from(b == b'\n')));
+                usize::from(n)
+            })
+            .sum();
+        let line_start = if lines == 0 {
+            None
+        } else {
+            bytes.iter().rposition(|&b| b == b'\n').map(|at| at + 1)
+        };
         let len = bytes.len() as u64;
         Self {
             offset: self.offset + len,
@@ -138,7 +143,7 @@ impl Position {
 
 /// The scan that finds cuts: which bytes are inside strings, as the reader reads them, and
 /// the arrays and objects open around the last cut (for the error of a refused read).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Cuts {
     /// Where the scan stopped in the buffer.
     scanned: usize,
@@ -163,8 +168,78 @@ struct Cuts {
 const MAX_OPEN: usize = 4096;
 
 impl Cuts {
-    /// Scans `bytes[self.scanned..]`, the newly read bytes of the buffer.
+    /// Scans `bytes[self.scanned..]`, the newly read bytes of the buffer: a block of 64 bytes
+    /// at a time where a block holds no backslash (see [`structure`]), else a byte at a time
+    /// ([`scan_bytes`](Self::scan_bytes), whose state it ends in either way).
     fn scan(&mut self, bytes: &[u8]) {
+        let mut at = self.scanned;
+        while let Some(block) = bytes.get(at..at + 64) {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            let classes = structure::classify(block);
+            if self.escaped || classes.backslash != 0 {
+                // An escape: the byte model reads this block.
+                self.scanned = at;
+                self.scan_bytes(&bytes[..at + 64]);
+            } else {
+                self.scan_block(at, block, classes);
+            }
+            at += 64;
+        }
+        self.scanned = at;
+        self.scan_bytes(bytes);
+    }
+
+    /// Scans the block of 64 bytes at `at` of the buffer, whose classes are `classes` and which
+    /// holds no backslash and starts with no escaped byte: every quote opens or closes a
+    /// string, and the brackets and separators outside strings are those the byte model finds.
+    #[inline(always)]
+    fn scan_block(&mut self, at: usize, block: &[u8; 64], classes: structure::Classes) {
+        // Set from an opening quote up to its closing one; all set inside a string at the start.
+        let mut inside = structure::prefix_xor(classes.quote);
+        if self.in_string {
+            inside = !inside;
+        }
+        self.in_string = inside >> 63 == 1;
+        let outside = !inside;
+        let mut brackets = (classes.open | classes.close) & outside;
+        let mut separators = classes.separator & outside;
+        // The highest bit of a non-zero mask, as a position in the buffer.
+        let last = |mask: u64| at + 63 - mask.leading_zeros() as usize;
+        while brackets != 0 {
+            let i = brackets.trailing_zeros();
+            let before = (1_u64 << i) - 1;
+            if separators & before != 0 {
+                self.cut_after(last(separators & before));
+                separators &= !before;
+            }
+            self.bracket(at + i as usize, block[i as usize]);
+            brackets &= brackets - 1;
+        }
+        if separators != 0 {
+            self.cut_after(last(separators));
+        }
+    }
+
+    /// The bracket `b` at `at`, outside strings.
+    #[inline(always)]
+    fn bracket(&mut self, at: usize, b: u8) {
+        if matches!(b, b'[' | b'{') {
+            if self.open.len() < MAX_OPEN {
+                self.open.push(b);
+            } else {
+                self.lost = true;
+            }
+            self.cut_after(at);
+        } else if let Some(kind) = self.open.pop()
+            && self.open.len() < self.low
+        {
+            self.closed.push(kind);
+            self.low = self.open.len();
+        }
+    }
+
+    /// Scans `bytes[self.scanned..]` a byte at a time: the model of [`scan`](Self::scan).
+    fn scan_bytes(&mut self, bytes: &[u8]) {
         let mut at = self.scanned;
         while at < bytes.len() {
             if self.in_string {
@@ -185,23 +260,8 @@ impl Cuts {
             }
             match bytes[at] {
                 b'"' => self.in_string = true,
-                b @ (b'[' | b'{') => {
-                    if self.open.len() < MAX_OPEN {
-                        self.open.push(b);
-                    } else {
-                        self.lost = true;
-                    }
-                    self.cut_after(at);
-                }
+                b @ (b'[' | b'{' | b']' | b'}') => self.bracket(at, b),
                 b',' | b':' => self.cut_after(at),
-                b']' | b'}' => {
-                    if let Some(kind) = self.open.pop()
-                        && self.open.len() < self.low
-                    {
-                        self.closed.push(kind);
-                        self.low = self.open.len();
-                    }
-                }
                 _ => {}
             }
             at += 1;
@@ -694,6 +754,70 @@ impl<'de> serde::de::Visitor<'de> for Replay {
 
 #[cfg(test)]
 mod tests {
+    use super::{Cuts, Position};
+
+    /// A text of JSON's structural bytes, strings, escapes and others, from `state`.
+    fn text(state: &mut u64, len: usize) -> Vec<u8> {
+        const BYTES: &[u8] = b"\"\"\"\\\\[]{},:,: \nab1\xc3\xa9\x01";
+        (0..len)
+            .map(|_| {
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                BYTES[(*state % BYTES.len() as u64) as usize]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_block_scan_ends_in_the_byte_models_state() {
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        for round in 0..3000 {
+            let len = round % 400;
+            let mut bytes = text(&mut state, len);
+            if round % 2 == 0 {
+                // Without escapes, every block is read whole.
+                for b in &mut bytes {
+                    if *b == b'\\' {
+                        *b = b'a';
+                    }
+                }
+            }
+            // Scanned in two parts, the first ending anywhere, as refills split it.
+            let split = (state % (len as u64 + 1)) as usize;
+            let mut blocks = Cuts::default();
+            blocks.scan(&bytes[..split]);
+            blocks.scan(&bytes);
+            let mut model = Cuts::default();
+            model.scan_bytes(&bytes);
+            assert_eq!(blocks, model, "{bytes:?} split at {split}");
+        }
+    }
+
+    #[test]
+    fn the_position_after_counts_lines_and_columns() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        for round in 0..300 {
+            let bytes = text(&mut state, round * 3);
+            let start = Position {
+                offset: 5,
+                line: 2,
+                column: 3,
+            };
+            let mut expected = start;
+            for &b in &bytes {
+                expected.offset += 1;
+                if b == b'\n' {
+                    expected.line += 1;
+                    expected.column = 0;
+                } else {
+                    expected.column += 1;
+                }
+            }
+            assert_eq!(start.after(&bytes), expected, "{bytes:?}");
+        }
+    }
+
     #[test]
     fn tokens_end_where_serde_json_ends_them() {
         let input = b"[1, \"x\"] , 12.5e3] true}";
