@@ -353,6 +353,7 @@ where
     // Whether the value was read, so that a refusal is of what follows it.
     let read = core::cell::Cell::new(false);
     let exhausted = crate::exhaustion::count();
+    let visitor_refusals = refused::visitor_refusals();
     let (ours, refused_at) = {
         // SAFETY: `window` outlives the reader, which is dropped at the end of this block,
         // and nothing else uses it meanwhile. Nothing borrowed from the input outlives a
@@ -378,7 +379,8 @@ where
         let ran_out = (crate::exhaustion::count() != exhausted)
             .then(crate::exhaustion::last)
             .flatten();
-        window.error(refused_at, read.get(), ran_out)
+        let value_refused = ran_out.is_some() || refused::visitor_refusals() != visitor_refusals;
+        window.error(refused_at, read.get(), ran_out, value_refused)
     })
 }
 
@@ -656,6 +658,17 @@ mod tests {
             }
         }
         assert_eq!(kept, ["kept"]);
+    }
+
+    #[test]
+    fn a_syntax_error_right_after_a_token_is_serde_jsons() {
+        // The reader stands just after a whole token when it refuses the byte after it.
+        read_alike!(crate::Value<'_>, b" [2, \"p{\"id\": 3, \xff\"at\": 0]");
+        read_alike!(crate::Value<'_>, b"{\"id\"x: 1}");
+        read_alike!(crate::Value<'_>, b"[3,4x]");
+        read_alike!(crate::Value<'_>, b"[[1]x]");
+        read_alike!(crate::Value<'_>, b"{\"a\": true!}");
+        read_alike!(&[u32], b"[1, \"x\"y]");
     }
 
     #[test]

@@ -24,6 +24,19 @@ impl std::error::Error for Refused {}
 impl serde::de::Error for Refused {
     #[cold]
     fn custom<T: fmt::Display>(_msg: T) -> Self {
+        VISITOR_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
         Self
     }
+}
+
+std::thread_local! {
+    /// How many refusals of a value's visitor (through [`de::Error`](serde::de::Error)) this
+    /// thread made: a reader over a window, which cannot read its input again, tells by it a
+    /// value's refusal from one of the bytes after the value. Counted on the error path only.
+    static VISITOR_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// How many refusals of a value's visitor this thread made (see [`VISITOR_REFUSALS`]).
+pub(super) fn visitor_refusals() -> u64 {
+    VISITOR_REFUSALS.with(core::cell::Cell::get)
 }

@@ -449,12 +449,14 @@ impl<R: io::Read> Window<R> {
     /// error of category `Data` at the end of that token, where serde_json places the errors
     /// of a value's visitor; its message does not name the type, which only the value knew.
     /// A refusal `after_value` is of the bytes after a value read whole. A value's error is
-    /// `exhausted`'s message when the read ran out of a limit or of memory.
+    /// `exhausted`'s message when the read ran out of a limit or of memory. `value_refused`
+    /// says that a value's visitor or a limit refused (see [`value_token`]).
     pub(super) fn error(
         &mut self,
         refused_at: usize,
         after_value: bool,
         exhausted: Option<Exhausted>,
+        value_refused: bool,
     ) -> serde_json::Error {
         if let Some(e) = self.error.take() {
             return serde_json::Error::io(e);
@@ -467,7 +469,7 @@ impl<R: io::Read> Window<R> {
             let (end, looks_after) = token_at(input, start, refused_at);
             (end_of_whitespace(input, refused_at), end, looks_after)
         } else {
-            value_token(input, start, refused_at)
+            value_token(input, start, refused_at, value_refused)
         };
         // serde_json places a value's error after the token, and after the byte it looked at.
         let value_error_at = self.position(end + usize::from(looks_after && end < input.len()));
@@ -565,9 +567,14 @@ fn token_at(input: &[u8], from: usize, at: usize) -> (usize, bool) {
 /// The token the reader refused at `at`, as [`token_at`]. A value's visitor refuses after the
 /// reader read its token, so where `at` follows a whole string, number, literal, array or
 /// object, that is the token; the reader refuses a token it cannot read where it starts (a
-/// literal after its first letter).
-fn value_token(input: &[u8], from: usize, at: usize) -> (usize, usize, bool) {
-    if at > from {
+/// literal after its first letter). Where the byte at `at` cannot follow a value and no
+/// visitor or limit refused (`value_refused` false), the reader refused that byte itself: the
+/// token is the one at `at`.
+fn value_token(input: &[u8], from: usize, at: usize, value_refused: bool) -> (usize, usize, bool) {
+    let follows_a_value = input
+        .get(at)
+        .is_none_or(|b| matches!(b, b' ' | b'\n' | b'\t' | b'\r' | b',' | b':' | b']' | b'}'));
+    if at > from && (value_refused || follows_a_value) {
         let before = &input[from..at];
         let run = |part: fn(&u8) -> bool| at - before.iter().rev().take_while(|b| part(b)).count();
         match input[at - 1] {
