@@ -1,7 +1,8 @@
 //! The clock the strategies time with: `std::time::Instant`, except on
-//! `wasm32-unknown-unknown`, which has no clock (`Instant::now` panics there): there it is the
-//! engine's `performance.now()`, imported as `env.now` (milliseconds), which the Wasm bench's
-//! harness (`arena-bench/wasm/harness.mjs`) provides.
+//! `wasm32-unknown-unknown`, which has no clock (`Instant::now` panics there): there it is
+//! `env.now` (milliseconds), which the Wasm bench's harness (`arena-bench/wasm/harness.mjs`)
+//! provides: the engine's `performance.now()`, or in Node with `--clock=cpu` the process's CPU
+//! time.
 
 pub use core::time::Duration;
 
@@ -17,8 +18,8 @@ mod engine {
 
     #[link(wasm_import_module = "env")]
     unsafe extern "C" {
-        /// `performance.now()`: milliseconds since the page or process started, never
-        /// decreasing.
+        /// The harness's clock in milliseconds, never decreasing: `performance.now()` (since
+        /// the page or process started), or the process's CPU time (`--clock=cpu`).
         safe fn now() -> f64;
     }
 

@@ -3,7 +3,8 @@
 //
 // The module (src/, built three times by run.mjs: `default` with the target's allocator,
 // dlmalloc; `talc` with talc; `simd128` with `-C target-feature=+simd128`) exports buffers and
-// one JSON call (src/abi.rs) and imports one function, `env.now` (performance.now()). Each
+// one JSON call (src/abi.rs) and imports one function, `env.now` (the clock: performance.now(),
+// or the Node process's CPU time with `clock=cpu`). Each
 // dataset's documents are generated in one instance of the default build and copied out; each
 // cell (format x dataset x strategy, on one build) then runs in a fresh instance of its own,
 // whose linear memory starts with nothing but the module's data and the input document: the
@@ -76,7 +77,27 @@ export const DEFAULTS = {
   datasets: DATASETS,
   // `format/dataset/strategy` patterns with `*`, comma-separated; empty: every cell.
   cells: '',
+  // What the module's `env.now` reads: `wall`, performance.now(), what a user waits; or `cpu`,
+  // the process's user and system CPU time (Node only, `process.cpuUsage`, in microseconds).
+  // On a machine shared with other jobs a wall-clock round of one cell moves by 2x and more as
+  // the scheduler takes the core away; CPU time leaves out the time the process waits. It
+  // counts every thread of the process (V8's background compiles and GC too), which after the
+  // warm-up round are a small part of a cell: the module allocates no JS objects.
+  clock: 'wall',
 };
+
+/** The `env.now` of `clock` (see DEFAULTS), in milliseconds. */
+function clockFn(clock) {
+  if (clock === 'wall') return () => performance.now();
+  if (clock === 'cpu') {
+    if (typeof globalThis.process?.cpuUsage !== 'function') throw new Error('clock `cpu` needs Node (`process.cpuUsage`); browsers have the wall clock only');
+    return () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    };
+  }
+  throw new Error(`unknown clock \`${clock}\` (one of wall, cpu)`);
+}
 
 /** The settings of a `--quick` run (`?quick=1`): small documents, short cells. */
 export const QUICK = {
@@ -122,9 +143,9 @@ function matcher(patterns) {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** An instance of `module` with the JSON call around its exports. */
-async function instantiate(module) {
-  const instance = await WebAssembly.instantiate(module, { env: { now: () => performance.now() } });
+/** An instance of `module` with the JSON call around its exports, timed by `now`. */
+async function instantiate(module, now) {
+  const instance = await WebAssembly.instantiate(module, { env: { now } });
   const ex = instance.exports;
   const bytes = (ptr, len) => new Uint8Array(ex.memory.buffer, ptr, len);
   return {
@@ -177,13 +198,14 @@ export async function runMatrix(options, { log = () => {}, fetchWasm }) {
   const started = performance.now();
   const o = { ...DEFAULTS, ...options };
   const wanted = matcher(o.cells);
+  const now = clockFn(o.clock);
   const modules = {};
   const builds = {};
   for (const build of o.builds) {
     if (!BUILDS[build]) throw new Error(`unknown build \`${build}\` (one of ${Object.keys(BUILDS).join(', ')})`);
     const bytes = await fetchWasm(BUILDS[build]);
     modules[build] = await WebAssembly.compile(bytes);
-    const probe = await instantiate(modules[build]);
+    const probe = await instantiate(modules[build], now);
     builds[build] = { file: BUILDS[build], bytes: bytes.byteLength, ...probe.call({ op: 'info' }) };
   }
   if (!modules.default) throw new Error('the default build is needed: it generates the documents');
@@ -211,7 +233,7 @@ export async function runMatrix(options, { log = () => {}, fetchWasm }) {
     if (cells.length === 0) continue;
     const needed = [...new Set(cells.map((c) => c.format))];
     const t0 = performance.now();
-    const generator = await instantiate(modules.default);
+    const generator = await instantiate(modules.default, now);
     if (CORPUS.has(dataset)) generator.setInput(new Uint8Array(await fetchWasm(`${dataset}.json`)));
     const listed = generator.call({ op: 'generate', dataset, size, formats: needed }).documents;
     const docs = {};
@@ -230,7 +252,7 @@ export async function runMatrix(options, { log = () => {}, fetchWasm }) {
       if (dataset === 'city-large') continue;
       for (const cell of cells) {
         try {
-          const instance = await instantiate(modules[cell.build]);
+          const instance = await instantiate(modules[cell.build], now);
           instance.setInput(docs[cell.format].bytes);
           instance.call({
             op: 'cell', format: cell.format, dataset, strategy: cell.strategy,
@@ -257,7 +279,7 @@ export async function runMatrix(options, { log = () => {}, fetchWasm }) {
         done++;
         const doc = docs[cell.format];
         try {
-          const instance = await instantiate(modules[cell.build]);
+          const instance = await instantiate(modules[cell.build], now);
           instance.setInput(doc.bytes);
           const result = instance.call({
             op: 'cell',

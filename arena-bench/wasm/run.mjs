@@ -6,6 +6,7 @@
 //   node arena-bench/wasm/run.mjs --check         # CI: --quick in Node only, default build, every result checked, no file written
 //   node arena-bench/wasm/run.mjs --no-browsers   # Node only
 //   node arena-bench/wasm/run.mjs --cells='postcard/city*/*' --builds=default,talc
+//   node arena-bench/wasm/run.mjs --no-browsers --clock=cpu   # timed by Node's CPU time (a shared machine)
 //
 // It builds the module (src/) for wasm32-unknown-unknown in release three times (`default`:
 // the target's allocator, dlmalloc; `talc`: talc as the global allocator; `simd128`: with
@@ -114,6 +115,7 @@ async function main() {
   const started = performance.now();
   const { flags, harness } = parseArgs(process.argv.slice(2));
   const options = parseOptions(harness);
+  if (options.clock === 'cpu' && flags.browsers) throw new Error('--clock=cpu times with Node\'s process CPU time, which browsers do not have: add --no-browsers');
   if (flags.build) build(options.builds);
   for (const name of options.builds) {
     if (!existsSync(join(pkg, BUILDS[name]))) throw new Error(`${relative(process.cwd(), join(pkg, BUILDS[name]))} is missing: run without --no-build`);
