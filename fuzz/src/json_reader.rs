@@ -1,7 +1,8 @@
 //! The `json_reader` property: `arena_core::json::from_reader` over a reader that hands out
 //! the input in chunks of arbitrary sizes reads what `arena_core::json::from_slice` reads on
 //! the same bytes, and on bytes it refuses gives serde_json's error (category, line and column)
-//! as serde_json reads the same type from a reader.
+//! as serde_json reads the same type from a reader; an input no longer than the bytes read
+//! whole is read as a slice, and gives `from_slice`'s error.
 //!
 //! The input's first byte says how many of the next bytes are chunk sizes (each from 1 to
 //! 256), and how many bytes are read whole before the window (0 to 15: the bound that is
@@ -83,6 +84,15 @@ where
             format!("{sliced:?}"),
             "{what} reads {bytes:02x?} in chunks of {sizes:?} ({whole} whole) differently"
         ),
+        // An input read whole is read as a slice: its error is from_slice's.
+        (Err(read), Err(sliced)) if bytes.len() <= whole => {
+            let at = |e: &serde_json::Error| (e.classify(), e.line(), e.column());
+            assert_eq!(
+                at(&read),
+                at(&sliced),
+                "{what} refuses {bytes:02x?} read whole otherwise ({read} / {sliced})"
+            );
+        }
         (Err(read), Err(_)) => {
             let mut de = serde_json::Deserializer::from_reader(bytes);
             let theirs = ArenaSeed::<T, A>::new(arena)
