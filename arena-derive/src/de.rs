@@ -58,6 +58,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     let json = json::direct(&params, &cont);
     let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
     let field_checks = field_check::checks(&params, &cont);
+    let identifier = struct_identifier(&params, &cont);
 
     let Params {
         krate,
@@ -118,6 +119,8 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             #no_drop_items
 
             #field_checks
+
+            #identifier
 
             #[automatically_derived]
             impl #impl_generics #krate::ArenaDeserialize<#bump, #arena> for #this_ty #impl_where {
@@ -180,6 +183,22 @@ fn body(params: &Params, cont: &Container) -> TokenStream {
         }
         Data::Struct(Style::Unit, _) => unit_struct(params, &cont.attrs),
         Data::Enum(_) => enum_::deserialize(params, cont),
+    }
+}
+
+/// The field identifier of a struct with named fields read by [`struct_::deserialize`], which
+/// its bodies (the serde path's and the buffered content's) share.
+fn struct_identifier(params: &Params, cont: &Container) -> Option<TokenStream> {
+    if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
+        return None;
+    }
+    match &cont.data {
+        Data::Struct(Style::Struct, fields) => Some(struct_::identifier_items(
+            &params.krate,
+            &cont.attrs,
+            fields,
+        )),
+        _ => None,
     }
 }
 

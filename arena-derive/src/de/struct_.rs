@@ -26,23 +26,9 @@ pub fn deserialize(
     let expecting = form.expecting("struct", cattrs);
     let flatten = has_flatten(fields);
 
-    // The flattened fields have no key of their own.
-    let idents: Vec<identifier::Ident> = deserialized_fields(fields)
-        .filter(|(_, field)| !is_flattened(field))
-        .map(|(i, field)| identifier::Ident {
-            ident: field_i(i),
-            aliases: &field.attrs.aliases,
-        })
-        .collect();
-    let unknown = if flatten {
-        Unknown::Collect
-    } else if cattrs.deny_unknown_fields {
-        Unknown::Error
-    } else {
-        Unknown::Ignore
-    };
-    let field_visitor = identifier::generate(&params.krate, &idents, false, &unknown);
-    let fields_const = (!flatten).then(|| identifier::names_const(&idents, false));
+    // A struct's identifier is the impl's (see [`identifier_items`]), shared by its bodies.
+    let identifier =
+        (!matches!(form, Form::Struct(_))).then(|| identifier_items(&params.krate, cattrs, fields));
 
     // An untagged struct variant reads only a map, as serde_derive's does, and so does a
     // struct with a flattened field.
@@ -107,13 +93,45 @@ pub fn deserialize(
     };
 
     quote! {
-        #field_visitor
+        #identifier
 
         #visitor
 
-        #fields_const
-
         #dispatch
+    }
+}
+
+/// The field identifier of a struct with named `fields` (the `__Field` enum, its visitor and
+/// its `Deserialize` impl) and `const FIELDS` (none with a flattened field): the same for every
+/// body reading the struct, so a struct declares them once, beside its impl, and a struct
+/// variant in its body.
+pub fn identifier_items(
+    krate: &TokenStream,
+    cattrs: &attr::Container,
+    fields: &[Field],
+) -> TokenStream {
+    let flatten = has_flatten(fields);
+    // The flattened fields have no key of their own.
+    let idents: Vec<identifier::Ident> = deserialized_fields(fields)
+        .filter(|(_, field)| !is_flattened(field))
+        .map(|(i, field)| identifier::Ident {
+            ident: field_i(i),
+            aliases: &field.attrs.aliases,
+        })
+        .collect();
+    let unknown = if flatten {
+        Unknown::Collect
+    } else if cattrs.deny_unknown_fields {
+        Unknown::Error
+    } else {
+        Unknown::Ignore
+    };
+    let field_visitor = identifier::generate(krate, &idents, false, &unknown);
+    let fields_const = (!flatten).then(|| identifier::names_const(&idents, false));
+    quote! {
+        #field_visitor
+
+        #fields_const
     }
 }
 
