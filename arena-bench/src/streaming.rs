@@ -16,6 +16,9 @@
 //! from the floor and the city's top-level array collects outside the arena before it moves in).
 //! The target: `slab-from-reader` peaks at most 1.15x the arena's reserved
 //! bytes plus 64 MiB, and below `borrowed`.
+//!
+//! The same run reads a large JSON city and a JSON Lines file of citizens ([`json`]), each
+//! way in a fresh process too, for their time per GB and peak RSS.
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -32,6 +35,8 @@ use crate::datasets::city;
 use crate::format::FormatId;
 use crate::measure::proc_status_bytes;
 use crate::model::digest_of;
+
+pub mod json;
 
 /// The ways of reading the file, as `--child-stream WAY FILE DIGEST` takes them.
 pub const WAYS: [&str; 5] = [
@@ -67,8 +72,8 @@ pub struct StreamRow {
     pub seconds: f64,
 }
 
-/// Runs one way in this (child) process: `--child-stream WAY FILE DIGEST`; returns its row as
-/// JSON.
+/// Runs one way in this (child) process: `--child-stream WAY FILE DIGEST`, a way of [`WAYS`],
+/// [`json::FILE_WAYS`] or [`json::LINES_WAYS`]; returns its row as JSON.
 ///
 /// # Errors
 ///
@@ -80,14 +85,38 @@ pub fn child(args: &[String]) -> Result<String, String> {
     let expect = u64::from_str_radix(digest, 16).map_err(|_| "bad digest")?;
     let path = Path::new(path);
     let file_bytes = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+    let start = Instant::now();
+    let (got, citizens, reserved) = if json::is_json_way(way) {
+        let read = json::read(way, path)?;
+        (read.digest, read.citizens, read.reserved)
+    } else {
+        postcard_read(way, path)?
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    if got != expect {
+        return Err(format!("{way}: the value differs from the one written"));
+    }
+    let row = StreamRow {
+        way: way.clone(),
+        file_bytes,
+        citizens,
+        peak_rss_bytes: black_box(proc_status_bytes("VmHWM")),
+        arena_reserved_bytes: reserved,
+        seconds,
+    };
+    serde_json::to_string(&row).map_err(|e| e.to_string())
+}
+
+/// Reads the postcard city at `path` the way `way` says: its digest, its citizens and the
+/// arena's reserved bytes (arena ways only).
+fn postcard_read(way: &str, path: &Path) -> Result<(u64, u64, Option<u64>), String> {
     let open = || {
         File::open(path)
             .map(BufReader::new)
             .map_err(|e| format!("opening {}: {e}", path.display()))
     };
     let slurp = || std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()));
-    let start = Instant::now();
-    let (got, citizens, reserved) = match way.as_str() {
+    let (got, citizens, reserved) = match way {
         "slab-from-reader" | "slab-from-slice" => {
             let arena = SlabArena::new();
             let bytes;
@@ -120,19 +149,7 @@ pub fn child(args: &[String]) -> Result<String, String> {
         }
         _ => return Err(format!("unknown way `{way}`")),
     };
-    let seconds = start.elapsed().as_secs_f64();
-    if got != expect {
-        return Err(format!("{way}: the value differs from the owned city"));
-    }
-    let row = StreamRow {
-        way: way.clone(),
-        file_bytes,
-        citizens: citizens as u64,
-        peak_rss_bytes: black_box(proc_status_bytes("VmHWM")),
-        arena_reserved_bytes: reserved,
-        seconds,
-    };
-    serde_json::to_string(&row).map_err(|e| e.to_string())
+    Ok((got, citizens as u64, reserved))
 }
 
 /// The streaming table's verdict on its rows.
@@ -232,29 +249,128 @@ pub fn run(exe: &Path, data: &Path, size: u64) -> Result<Vec<StreamRow>, String>
     drop(owned);
     std::fs::write(&path, &bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
     drop(bytes);
-    let mut rows = Vec::new();
-    for way in WAYS {
-        eprint!("\r\x1b[2Kstreaming: {way}");
-        let output = Command::new(exe)
-            .arg("--child-stream")
-            .arg(way)
-            .arg(&path)
-            .arg(format!("{digest:016x}"))
-            .output()
-            .map_err(|e| format!("starting {}: {e}", exe.display()))?;
-        if !output.status.success() {
-            return Err(format!(
-                "streaming {way}: {}",
-                String::from_utf8_lossy(&output.stderr).trim()
-            ));
-        }
-        let row =
-            serde_json::from_slice(&output.stdout).map_err(|e| format!("streaming {way}: {e}"))?;
-        rows.push(row);
-    }
+    let rows = WAYS
+        .iter()
+        .map(|way| run_way(exe, way, &path, digest))
+        .collect::<Result<Vec<_>, _>>()?;
     eprintln!("\r\x1b[2Kstreaming: done");
     let _ = std::fs::remove_file(&path);
     Ok(rows)
+}
+
+/// Reads `path` the way `way` says with `exe --child-stream`, which checks `digest`.
+fn run_way(exe: &Path, way: &str, path: &Path, digest: u64) -> Result<StreamRow, String> {
+    eprint!("\r\x1b[2Kstreaming: {way}");
+    let output = Command::new(exe)
+        .arg("--child-stream")
+        .arg(way)
+        .arg(path)
+        .arg(format!("{digest:016x}"))
+        .output()
+        .map_err(|e| format!("starting {}: {e}", exe.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "streaming {way}: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    serde_json::from_slice(&output.stdout).map_err(|e| format!("streaming {way}: {e}"))
+}
+
+/// Writes a JSON city of about `json_bytes` bytes and a JSON Lines file of about `lines_bytes`
+/// bytes to `data`, and reads them each way of [`json::FILE_WAYS`] and [`json::LINES_WAYS`]
+/// with `exe --child-stream`; returns the city's rows and the lines' rows.
+///
+/// # Errors
+///
+/// A file cannot be written, a child fails, or a read of the lines counts other citizens.
+pub fn run_json(
+    exe: &Path,
+    data: &Path,
+    json_bytes: u64,
+    lines_bytes: u64,
+) -> Result<(Vec<StreamRow>, Vec<StreamRow>), String> {
+    let path = data.join("city-stream.json");
+    eprint!("\r\x1b[2Kstreaming: writing {}", path.display());
+    let digest = json::write_city(&path, json_bytes)?;
+    let file_rows = json::FILE_WAYS
+        .iter()
+        .map(|way| run_way(exe, way, &path, digest))
+        .collect::<Result<Vec<_>, _>>();
+    let _ = std::fs::remove_file(&path);
+    let path = data.join("citizens-stream.jsonl");
+    eprint!("\r\x1b[2Kstreaming: writing {}", path.display());
+    let (count, digest) = json::write_lines(&path, lines_bytes)?;
+    let lines_rows = json::LINES_WAYS
+        .iter()
+        .map(|way| {
+            let row = run_way(exe, way, &path, digest)?;
+            if row.citizens == count {
+                Ok(row)
+            } else {
+                Err(format!("{way}: {} citizens of {count}", row.citizens))
+            }
+        })
+        .collect::<Result<Vec<_>, _>>();
+    let _ = std::fs::remove_file(&path);
+    eprintln!("\r\x1b[2Kstreaming: done");
+    Ok((file_rows?, lines_rows?))
+}
+
+/// The JSON tables of `file_rows` (the city) and `lines_rows` (the lines), in Markdown: each
+/// way's time, time per GB and peak RSS, and the arena streams' speed over serde_json's.
+#[must_use]
+pub fn json_markdown(file_rows: &[StreamRow], lines_rows: &[StreamRow]) -> String {
+    let mut out = String::new();
+    for (rows, what) in [
+        (file_rows, "one JSON city"),
+        (lines_rows, "JSON Lines, one citizen a line,"),
+    ] {
+        let file = rows.first().map_or(0, |r| r.file_bytes);
+        let citizens = rows.first().map_or(0, |r| r.citizens);
+        let _ = writeln!(
+            out,
+            "\n## Streaming: {what} {:.1} MiB ({citizens} citizens) read from a file, each way \
+             in a fresh process\n",
+            mib(file)
+        );
+        out.push_str("| way | time (s) | s per GB | peak RSS (MiB) | arena reserved (MiB) |\n");
+        out.push_str("|---|--:|--:|--:|--:|\n");
+        for r in rows {
+            let reserved = r
+                .arena_reserved_bytes
+                .map_or_else(|| "-".to_owned(), |b| format!("{:.1}", mib(b)));
+            let _ = writeln!(
+                out,
+                "| {} | {:.2} | {:.2} | {:.1} | {reserved} |",
+                r.way,
+                r.seconds,
+                r.seconds / (r.file_bytes.max(1) as f64 / 1e9),
+                mib(r.peak_rss_bytes),
+            );
+        }
+    }
+    let seconds = |way: &str| {
+        file_rows
+            .iter()
+            .chain(lines_rows)
+            .find(|r| r.way == way)
+            .map(|r| r.seconds)
+    };
+    out.push('\n');
+    for (ours, serde) in [
+        ("json-from-reader", "json-owned-from-reader"),
+        ("lines-reader-stream", "lines-serde-stream"),
+    ] {
+        if let (Some(ours), Some(theirs)) = (seconds(ours), seconds(serde)) {
+            let _ = writeln!(out, "- {ours}: {:.2}x {serde}'s speed", theirs / ours);
+        }
+    }
+    out.push_str(
+        "- lines-sonic-stream reads the file whole: sonic-rs 0.5's stream reads only input in \
+         memory (its from_reader reads the whole input first)\n",
+    );
+    out
 }
 
 #[cfg(test)]

@@ -24,6 +24,14 @@ pub const DEFAULT_CITY_BYTES: u64 = 2_000_000;
 /// every default run.
 pub const DEFAULT_LARGE_BYTES: u64 = 20_000_000;
 
+/// The JSON city `--stream` reads: 200 MB, large next to the reader's window and its
+/// buffers, read in seconds.
+pub const DEFAULT_STREAM_JSON_BYTES: u64 = 200_000_000;
+
+/// The JSON Lines file `--stream` reads: 1 GB, far more than the streams hold at once (a
+/// window and one batch's arena), read in seconds by the fastest ways.
+pub const DEFAULT_STREAM_LINES_BYTES: u64 = 1_000_000_000;
+
 /// Timed time per cell by default. With 20 cells for each of the 13 strategies that read every
 /// format, 6 more for each of the 11 of them that read the event streams, and 6 (the JSON
 /// documents) for each of the 7 that read JSON only (the value table's 6 and
@@ -61,6 +69,10 @@ pub struct Options {
     pub(super) out: Option<PathBuf>,
     pub(super) figures: bool,
     pub(super) stream: Option<u64>,
+    /// `--stream-json`: bytes of the JSON city `--stream` reads.
+    pub(super) stream_json: u64,
+    /// `--stream-lines`: bytes of the JSON Lines file `--stream` reads.
+    pub(super) stream_lines: u64,
     /// `--sizes`: the size sweep instead of the matrix, at these city sizes (postcard bytes),
     /// in increasing order.
     pub(super) sizes: Option<Vec<u64>>,
@@ -116,7 +128,12 @@ OPTIONS (lists are comma-separated; the default is all):
                     reading one city of SIZE postcard bytes (e.g. 200MB) from a file, each way
                     in a fresh process: arena_core::postcard::from_reader into a SlabArena,
                     from_bytes after reading the file, borrowed, and owned from a reader and
-                    from bytes
+                    from bytes; then a JSON city and a JSON Lines file of citizens, read by
+                    arena_core::json (from_reader, from_slice, ReaderStream, SliceStream),
+                    serde_json (from_reader, StreamDeserializer) and sonic-rs's stream: time
+                    per GB and peak RSS
+  --stream-json SIZE   the JSON city's size for --stream (default 200MB)
+  --stream-lines SIZE  the JSON Lines file's size for --stream (default 1GB)
   --sizes LIST      instead of the matrix, the size sweep: the city at each size (e.g.
                     2MB,20MB,200MB) in postcard, bincode and JSON (or --format), read by
                     slab-fresh, in-place-system, in-place-mimalloc, owned-system and
@@ -232,6 +249,8 @@ impl Options {
             out: None,
             figures: true,
             stream: None,
+            stream_json: DEFAULT_STREAM_JSON_BYTES,
+            stream_lines: DEFAULT_STREAM_LINES_BYTES,
             sizes: None,
         };
         let (mut formats, mut strategies, mut large) = (None, None, true);
@@ -274,6 +293,8 @@ impl Options {
                 "--large" => o.large_bytes = parse_size(value)?,
                 "--sizes" => o.sizes = Some(parse_sizes(value)?),
                 "--stream" => o.stream = Some(parse_size(value)?),
+                "--stream-json" => o.stream_json = parse_size(value)?.max(1),
+                "--stream-lines" => o.stream_lines = parse_size(value)?.max(1),
                 "--threads" => {
                     o.threads = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
                         format!("`--threads {value}`: expected a positive number")

@@ -130,7 +130,7 @@ pub(super) fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     let data = out.join("data");
     std::fs::create_dir_all(&data).map_err(|e| format!("creating {}: {e}", data.display()))?;
     if let Some(size) = o.stream {
-        return stream(size, &out, &data);
+        return stream(size, o.stream_json, o.stream_lines, &out, &data);
     }
     if let Some(sizes) = &o.sizes {
         return super::sweep::sweep(o, args, sizes, &out, &data, started, date_utc);
@@ -289,11 +289,18 @@ pub(super) fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), 
     std::fs::write(path, contents).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
-/// `--stream SIZE`: the streaming table alone, printed and written to `out/stream.{md,json}`.
-fn stream(size: u64, out: &Path, data: &Path) -> Result<(), String> {
-    let rows = crate::streaming::run(&binary_for(GlobalAllocator::System)?, data, size)?;
-    let table = crate::streaming::markdown(&rows);
+/// `--stream SIZE`: the streaming tables alone (the postcard city of `size` bytes, the JSON
+/// city of `json` bytes, the JSON Lines of `lines` bytes), printed and written to
+/// `out/stream.{md,json}`.
+fn stream(size: u64, json: u64, lines: u64, out: &Path, data: &Path) -> Result<(), String> {
+    let exe = binary_for(GlobalAllocator::System)?;
+    let mut rows = crate::streaming::run(&exe, data, size)?;
+    let (file_rows, lines_rows) = crate::streaming::run_json(&exe, data, json, lines)?;
+    let mut table = crate::streaming::markdown(&rows);
+    table.push_str(&crate::streaming::json_markdown(&file_rows, &lines_rows));
     println!("{table}");
+    rows.extend(file_rows);
+    rows.extend(lines_rows);
     let json = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
     write_file(&out.join("stream.md"), &table)?;
     write_file(&out.join("stream.json"), &json)?;
