@@ -362,8 +362,8 @@ pub fn json_markdown(file_rows: &[StreamRow], lines_rows: &[StreamRow]) -> Strin
         ("json-from-reader", "json-owned-from-reader"),
         ("lines-reader-stream", "lines-serde-stream"),
     ] {
-        if let (Some(ours), Some(theirs)) = (seconds(ours), seconds(serde)) {
-            let _ = writeln!(out, "- {ours}: {:.2}x {serde}'s speed", theirs / ours);
+        if let (Some(mine), Some(theirs)) = (seconds(ours), seconds(serde)) {
+            let _ = writeln!(out, "- {ours}: {:.2}x {serde}'s speed", theirs / mine);
         }
     }
     out.push_str(
