@@ -62,6 +62,7 @@ const LINES_CHUNK_POSTCARD: usize = 4_000_000;
 
 /// What one read of a child gives: the digest it checks, the documents or citizens it read,
 /// and the arena's largest reserved bytes (arena ways only).
+#[derive(Debug)]
 pub struct Read {
     /// The digest compared with the parent's.
     pub digest: u64,
