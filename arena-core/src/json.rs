@@ -34,20 +34,20 @@
 //! may hold only whitespace; anything else is an error, as `serde_json::from_str` and
 //! `serde_json::from_slice` report it.
 //!
-//! [`from_reader`] reads the same document from a reader, of any size, with the crate's
-//! reader. An input of up to [`WHOLE_INPUT_MAX`] bytes (64 MiB) is read whole and read as a
-//! slice, which is the faster of the two. A longer one is read over a window of the stream: a
-//! buffer of the bytes read whole (at least [`WINDOW_SIZE`], 256 KiB) that the reader refills
-//! when it reaches the window's end. A window ends just after a `,`, `:`, `[`
-//! or `{` outside any string (a scan of the bytes read follows the strings), so the reader
-//! refills only between two tokens and every string, number, escape, literal and key it reads
-//! lies whole in one window; the 32 bytes before the reading position stay, for the short-string
-//! copy. A run of input with no such byte in it that is longer than the window (one huge
-//! string, a long number, a long run of whitespace) grows the buffer to hold it whole, so the
-//! call holds the arena, plus a window and the longest such run. Nothing borrowed from a window
-//! outlives a refill: strings reach visitors as temporary (`visit_str`) and every string a
-//! value keeps is copied into the arena. The reader reads what it reads from a slice: the same
-//! documents accepted and refused, the same values.
+//! [`from_reader`] reads the same document from a reader, of any size, with the crate's reader. An
+//! input of up to [`WHOLE_INPUT_MAX`] bytes (64 MiB) is read whole and read as a slice, which is
+//! the faster of the two. A longer one is read over a window of the stream that the reader refills
+//! when it reaches the window's end: the bytes read whole, then windows of [`WINDOW_SIZE`] (256
+//! KiB), the buffer shrinking to that once the reader is past them. A window ends just after a `,`,
+//! `:`, `[` or `{` outside any string (a scan of the bytes read follows the strings), so the reader
+//! refills only between two tokens and every string, number, escape, literal and key it reads lies
+//! whole in one window; the 32 bytes before the reading position stay, for the short-string copy. A
+//! run of input with no such byte in it that is longer than the window (one huge string, a long
+//! number, a long run of whitespace) grows the buffer to hold it whole, so the call holds the
+//! arena, plus a window and the longest such run. Nothing borrowed from a window outlives a refill:
+//! strings reach visitors as temporary (`visit_str`) and every string a value keeps is copied into
+//! the arena. The reader reads what it reads from a slice: the same documents accepted and refused,
+//! the same values.
 //!
 //! An input the reader refuses cannot be read again from its start, so its error is found from
 //! the start of the window: serde_json reads, after a prefix that opens the arrays and objects
@@ -245,8 +245,9 @@ where
 ///
 /// An input of up to [`WHOLE_INPUT_MAX`] bytes is read whole, then with the crate's reader as
 /// [`from_slice`] reads it. A longer one is read with the crate's reader too, through a window
-/// that it refills from `reader`: the bytes read whole are the first window, and the call holds
-/// the arena and that window, not the file. A run of text with no `,`, `:`, `[` or `{` outside
+/// that it refills from `reader`: the bytes read whole are the first window, then windows of
+/// [`WINDOW_SIZE`] bytes, so the call holds the arena and one window, not the file (the bytes
+/// read whole only until the reader is past them). A run of text with no `,`, `:`, `[` or `{` outside
 /// a string in it that is longer than the window (one huge string, say) grows the window to
 /// hold it. `reader` needs no `BufReader` (see the module docs).
 ///
@@ -335,8 +336,7 @@ where
     if buffer.len() <= whole_max {
         return read_slice(seed, &buffer);
     }
-    let size = WINDOW_SIZE.max(buffer.len());
-    read_windowed(seed, window::Window::after(buffer, reader, size))
+    read_windowed(seed, window::Window::after(buffer, reader, WINDOW_SIZE))
 }
 
 /// [`from_reader_seed`] through `window`.

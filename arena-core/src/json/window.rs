@@ -17,7 +17,10 @@
 //!
 //! A window shows the parser up to [`WINDOW_SIZE`] bytes. A token longer than that (one huge
 //! string or number, or a run of bytes with no cut in it) grows the buffer to hold it whole,
-//! doubling: the buffer holds the longest run of input without a cut, plus a window.
+//! doubling, and shrinks back to a window once the run is read and dropped: the buffer holds at
+//! most the longest run of input without a cut, plus a window. The bytes a window starts from
+//! (what `from_reader` read whole) are such a run too: the buffer holds them until they are
+//! read, then windows of the size it was made with.
 //!
 //! The 32 bytes before the reading position stay in the buffer at a refill: the reader copies a
 //! short string as the 32 bytes of input that end with it, and falls back to copying its exact
@@ -74,8 +77,12 @@ pub(super) struct Window<R> {
     cut: usize,
     /// Which bytes are inside strings, up to `cuts.scanned` (`cut <= cuts.scanned <= filled`).
     cuts: Cuts,
-    /// The size of the windows it reads: [`WINDOW_SIZE`], or more after a long token.
+    /// The size of the windows it reads: `base`, or more after a long token or while the
+    /// bytes it was given to start with are read.
     size: usize,
+    /// The size it was made with ([`WINDOW_SIZE`] for `from_reader`), which it goes back to
+    /// once the bytes it holds fit in it again.
+    base: usize,
     /// Where the first byte of `buffer` is in the stream, and the line and column there.
     origin: Position,
     /// Whether `reader` reported the end of the stream or an error.
@@ -312,10 +319,13 @@ impl<R: io::Read> Window<R> {
         Self::after(Vec::new(), reader, size)
     }
 
-    /// A window over the stream of `read` followed by `reader`'s bytes, of `size` bytes or
-    /// `read`'s length if longer, its first window read.
+    /// A window over the stream of `read` followed by `reader`'s bytes, of `size` bytes, its
+    /// first window read. The buffer holds all of `read` to start with, longer than `size` as
+    /// it may be: once the reader is past it, the buffer shrinks back to `size`, so a call holds
+    /// the bytes it was given only while it reads them.
     pub(super) fn after(mut read: Vec<u8>, reader: R, size: usize) -> Self {
-        let size = size.max(read.len()).max(1);
+        let base = size.max(1);
+        let size = base.max(read.len());
         let filled = read.len();
         read.resize(size.saturating_add(KEEP + PAD), 0);
         let mut window = Self {
@@ -325,6 +335,7 @@ impl<R: io::Read> Window<R> {
             cut: 0,
             cuts: Cuts::default(),
             size,
+            base,
             origin: Position::START,
             ended: false,
             error: None,
@@ -364,6 +375,16 @@ impl<R: io::Read> Window<R> {
     /// Where byte `pos` of the window is in the stream.
     pub(super) fn position(&self, pos: usize) -> Position {
         self.origin.after(&self.buffer[..pos.min(self.filled)])
+    }
+
+    /// Gives the buffer back down to a window of `base` bytes once what it holds fits there: the
+    /// bytes read whole before the first window, or a long token, are read and dropped.
+    fn shrink(&mut self) {
+        if self.size > self.base && self.filled <= self.base {
+            self.size = self.base;
+            self.buffer.truncate(self.base.saturating_add(KEEP + PAD));
+            self.buffer.shrink_to_fit();
+        }
     }
 
     /// Reads once into the free part of the buffer, growing it when the buffer is full
@@ -412,6 +433,7 @@ impl<R: io::Read> Source for Window<R> {
         self.filled -= dropped;
         self.cut -= dropped;
         self.cuts.dropped(dropped);
+        self.shrink();
         let pos = pos - dropped;
         if self.cut > 0 {
             self.start = Start {
@@ -834,5 +856,61 @@ mod tests {
         assert_eq!(super::token_at(input, 0, 10), (17, true));
         assert_eq!(super::token_at(input, 0, 18), (23, false));
         assert_eq!(super::token_at(input, 0, 7), (8, false));
+    }
+
+    #[test]
+    fn the_buffer_shrinks_to_its_window_once_the_bytes_read_whole_are_read() {
+        use super::{KEEP, PAD, Source as _, Window};
+        // 4,001 bytes read whole, then a reader of as many more; windows of 64 bytes.
+        let whole = format!("[{}", "1,".repeat(2000)).into_bytes();
+        let rest = format!("{}1]", "1,".repeat(2000)).into_bytes();
+        let mut window = Window::after(whole.clone(), &rest[..], 64);
+        let first = window.window().len();
+        assert!(
+            first > 3_900,
+            "the first window is the bytes read whole: {first}"
+        );
+        assert!(window.buffer.len() >= whole.len());
+        // The reader is at the first window's end.
+        let (pos, more) = window.refill(first - PAD);
+        assert!(more);
+        assert!(
+            window.buffer.len() <= 64 + KEEP + PAD,
+            "{}",
+            window.buffer.len()
+        );
+        assert!(
+            window.buffer.capacity() <= 64 + KEEP + PAD,
+            "{}",
+            window.buffer.capacity()
+        );
+        // The next window starts where the reader stands, and holds the stream's next bytes.
+        assert_eq!(&window.window()[pos..pos + 4], b"1,1,");
+        // A run with no cut, longer than the window, grows the buffer; once it is read and
+        // dropped, the buffer is a window again.
+        let long = format!(
+            "[\"{}\", 1, 2, 3, {}1]",
+            "x".repeat(1000),
+            "1, ".repeat(100)
+        )
+        .into_bytes();
+        let mut window = Window::after(Vec::new(), &long[..], 64);
+        let mut grew = false;
+        let mut pos = 0;
+        loop {
+            grew |= window.buffer.len() > 64 + KEEP + PAD;
+            let end = window.window().len() - PAD;
+            let (next, more) = window.refill(end.max(pos));
+            if !more {
+                break;
+            }
+            pos = next;
+        }
+        assert!(grew, "the string of 1,000 bytes is longer than the window");
+        assert!(
+            window.buffer.len() <= 64 + KEEP + PAD,
+            "{}",
+            window.buffer.len()
+        );
     }
 }
