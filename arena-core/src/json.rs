@@ -353,7 +353,7 @@ where
     // Whether the value was read, so that a refusal is of what follows it.
     let read = core::cell::Cell::new(false);
     let exhausted = crate::exhaustion::count();
-    let visitor_refusals = refused::visitor_refusals();
+    let value_refusals = refused::value_refusals();
     let (ours, refused_at) = {
         // SAFETY: `window` outlives the reader, which is dropped at the end of this block,
         // and nothing else uses it meanwhile. Nothing borrowed from the input outlives a
@@ -379,7 +379,7 @@ where
         let ran_out = (crate::exhaustion::count() != exhausted)
             .then(crate::exhaustion::last)
             .flatten();
-        let value_refused = ran_out.is_some() || refused::visitor_refusals() != visitor_refusals;
+        let value_refused = ran_out.is_some() || refused::value_refusals() != value_refusals;
         window.error(refused_at, read.get(), ran_out, value_refused)
     })
 }
@@ -669,6 +669,76 @@ mod tests {
         read_alike!(crate::Value<'_>, b"[[1]x]");
         read_alike!(crate::Value<'_>, b"{\"a\": true!}");
         read_alike!(&[u32], b"[1, \"x\"y]");
+    }
+
+    #[test]
+    fn the_window_tells_a_types_refusal_from_one_of_the_bytes() {
+        // The reader refuses the byte after a whole token itself, where a value could follow.
+        read_alike!(crate::Value<'_>, b" [2, \"p{\": 0, \"target\"\"\"]&, \"act");
+        read_alike!(crate::Value<'_>, b"[\"a\":1]");
+        read_alike!(crate::Value<'_>, b"[1 :2]");
+        read_alike!(&[u32], b"[1, 2}");
+        // A direct path refuses the number it read: out of the type's range, or a float.
+        read_alike!(&[u16], b"[1, 70000]");
+        read_alike!(&[u16], b"[1, 70000x]");
+        read_alike!(&[u16], b"[1, 70000 ]");
+        read_alike!(&[u32], b"[1.5:]");
+        read_alike!((u8, &str), b"[300,\"a\"]");
+        read_alike!(u8, b"256 x");
+        // The type refuses a token before reading it: serde_json reads the token as far as
+        // its grammar goes, and no further.
+        read_alike!(&[u32], b"111+");
+        read_alike!(&str, b"111+");
+        read_alike!(&str, b"1.5e+3-1");
+        read_alike!(&str, b"01");
+        read_alike!(&str, b"1.]");
+        read_alike!(&str, b"1e+");
+        read_alike!(&str, b"-x");
+        read_alike!(&str, b"truex");
+        read_alike!(&str, b"nul]");
+        read_alike!(u32, b"\"ab\"x");
+        read_alike!((u8, &str), b"[1]");
+        read_alike!((u8, &str), b"[1, \"a\" ]");
+        // A value's error at the start of a line, after the line feed serde_json peeks.
+        read_alike!(&str, b"0\n");
+        read_alike!(&[u32], b"[1,\n1.5\n]");
+        // A literal refused after its first letter, at a line feed.
+        read_alike!(crate::Value<'_>, b"[[nu\n");
+        read_alike!(crate::Value<'_>, b"[truex]");
+    }
+
+    #[test]
+    fn the_fuzz_targets_findings_read_in_their_chunks_as_serde_json_reads_them() {
+        /// `text` as `T` with its first `whole` bytes read whole and the rest in chunks of
+        /// `sizes`, against serde_json's reader.
+        fn refused_alike<'a, T>(bump: &'a bumpalo::Bump, text: &[u8], sizes: &[usize], whole: usize)
+        where
+            T: ArenaDeserialize<'a, bumpalo::Bump> + core::fmt::Debug,
+        {
+            let read: Result<T, _> =
+                __from_reader_seed_whole_max(ArenaSeed::new(bump), Chunks::new(text, sizes), whole);
+            let theirs = read_to_end::<T, _, _>(
+                ArenaSeed::new(bump).reading_from(Input::Transient),
+                Deserializer::from_reader(text),
+            )
+            .unwrap_err();
+            let read = read.unwrap_err();
+            let at = |e: &Error| (e.classify(), e.line(), e.column());
+            assert_eq!(at(&read), at(&theirs), "{read} / {theirs}");
+        }
+        let bump = bumpalo::Bump::new();
+        // A syntax error after a string (`:` in an array), where the chunks end after it.
+        refused_alike::<crate::Value<'_>>(
+            &bump,
+            b" [2, \"p{\": 0, \"target\"\"\"]&, \"act",
+            &[35, 106, 101, 44, 35, 115, 104, 102, 117, 35, 59],
+            7,
+        );
+        // A number the type refuses before reading it, a `+` after it.
+        let text: &[u8] =
+            b"111+\0\0\0\0\0\xc7\xc7\xc7\xc7\xc7\xc7\xc7\xc7\xc7\xc7\xc7\xc7\"a{\"id\xff\xff\":4";
+        refused_alike::<&[(&str, u16)]>(&bump, text, &[124, 1, 1], 7);
+        refused_alike::<&str>(&bump, text, &[124, 1, 1], 7);
     }
 
     #[test]

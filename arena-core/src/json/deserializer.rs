@@ -362,11 +362,14 @@ impl<'de> Deserializer<'de> {
     /// no float. Refuses anything else.
     #[inline(always)]
     pub(crate) fn integer<T: TryFrom<u64> + TryFrom<i64>>(&mut self) -> Result<T, Refused> {
+        // The type refuses the number read: counted, for a window's error (see
+        // [`Refused::by_value`]).
         match self.value_number()? {
-            Number::U64(v) => T::try_from(v).map_err(|_| Refused),
-            Number::I64(v) => T::try_from(v).map_err(|_| Refused),
-            Number::F64(_) => Err(Refused),
+            Number::U64(v) => T::try_from(v).ok(),
+            Number::I64(v) => T::try_from(v).ok(),
+            Number::F64(_) => None,
         }
+        .ok_or_else(Refused::by_value)
     }
 
     /// Reads an `f64` after whitespace, as serde's visitor for `f64` takes the number

@@ -24,19 +24,33 @@ impl std::error::Error for Refused {}
 impl serde::de::Error for Refused {
     #[cold]
     fn custom<T: fmt::Display>(_msg: T) -> Self {
-        VISITOR_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
+        Self::by_value()
+    }
+}
+
+impl Refused {
+    /// The refusal of a value's type of the token the reader just read whole (a number out of
+    /// its integer type's range, a float for an integer), counted as a visitor's refusal
+    /// through [`de::Error`](serde::de::Error) is: the direct paths, which refuse with no
+    /// visitor, say so by it.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn by_value() -> Self {
+        VALUE_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
         Self
     }
 }
 
 std::thread_local! {
-    /// How many refusals of a value's visitor (through [`de::Error`](serde::de::Error)) this
-    /// thread made: a reader over a window, which cannot read its input again, tells by it a
-    /// value's refusal from one of the bytes after the value. Counted on the error path only.
-    static VISITOR_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+    /// How many refusals of a value's type this thread made, through a visitor
+    /// ([`de::Error`](serde::de::Error)) or a direct path ([`Refused::by_value`]): a reader
+    /// over a window, which cannot read its input again, tells by it a value's refusal of the
+    /// token it read from its own refusal of the bytes at the reading position. Counted on the
+    /// error path only.
+    static VALUE_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
 }
 
-/// How many refusals of a value's visitor this thread made (see [`VISITOR_REFUSALS`]).
-pub(super) fn visitor_refusals() -> u64 {
-    VISITOR_REFUSALS.with(core::cell::Cell::get)
+/// How many refusals of a value's type this thread made (see [`VALUE_REFUSALS`]).
+pub(super) fn value_refusals() -> u64 {
+    VALUE_REFUSALS.with(core::cell::Cell::get)
 }

@@ -538,9 +538,9 @@ impl<R: io::Read> Window<R> {
 
 /// The token at or after `at` (after whitespace), `input[from]` being outside any string:
 /// where it ends, and whether serde_json looks at the byte after it to find that end (a
-/// number). A string's end is its closing quote, also when `at` is inside it; a number's the
-/// end of its run of digits, signs, points and exponents; a literal's the end of its letters;
-/// any other byte is a token of its own.
+/// number). A string's end is its closing quote, also when `at` is inside it; a number's and
+/// a literal's where serde_json stops reading them ([`number_end`], [`literal_end`]); any
+/// other byte is a token of its own.
 fn token_at(input: &[u8], from: usize, at: usize) -> (usize, bool) {
     let mut cuts = Cuts {
         scanned: from,
@@ -564,14 +564,8 @@ fn token_at(input: &[u8], from: usize, at: usize) -> (usize, bool) {
                 cuts.in_string = true;
                 at += 1;
             }
-            Some(b'-' | b'0'..=b'9') => {
-                return (
-                    run(at, |b| {
-                        matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
-                    }),
-                    true,
-                );
-            }
+            Some(b'-' | b'0'..=b'9') => return (number_end(input, at), true),
+            Some(b't' | b'f' | b'n') => return (literal_end(input, at), false),
             Some(b'a'..=b'z') => return (run(at, |b| b.is_ascii_lowercase()), false),
             Some(_) => return (at + 1, false),
         }
@@ -586,17 +580,74 @@ fn token_at(input: &[u8], from: usize, at: usize) -> (usize, bool) {
     (cuts.scanned, false)
 }
 
-/// The token the reader refused at `at`, as [`token_at`]. A value's visitor refuses after the
-/// reader read its token, so where `at` follows a whole string, number, literal, array or
-/// object, that is the token; the reader refuses a token it cannot read where it starts (a
-/// literal after its first letter). Where the byte at `at` cannot follow a value and no
-/// visitor or limit refused (`value_refused` false), the reader refused that byte itself: the
-/// token is the one at `at`.
+/// Where serde_json stops reading the number at `at` (a `-` or a digit), by JSON's grammar
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`: after its last byte where it is whole,
+/// after the byte it refuses where it is not. A byte after a whole number is not read as
+/// part of it (`1+` is the number `1`, then a `+`).
+fn number_end(input: &[u8], at: usize) -> usize {
+    let digit = |i: usize| input.get(i).is_some_and(u8::is_ascii_digit);
+    let digits = |i: usize| {
+        i + input[i.min(input.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    // Past the byte at `i`, which the number cannot hold there.
+    let refused = |i: usize| (i + 1).min(input.len());
+    let mut i = at + usize::from(input.get(at) == Some(&b'-'));
+    match input.get(i) {
+        Some(b'0') if digit(i + 1) => return refused(i + 1),
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits(i),
+        _ => return refused(i),
+    }
+    if input.get(i) == Some(&b'.') {
+        if !digit(i + 1) {
+            return refused(i + 1);
+        }
+        i = digits(i + 1);
+    }
+    if matches!(input.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(input.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !digit(i) {
+            return refused(i);
+        }
+        i = digits(i);
+    }
+    i
+}
+
+/// Where serde_json stops reading the literal at `at` (a `t`, `f` or `n`): after `true`,
+/// `false` or `null` where it is one, after the first byte that differs where it is not.
+fn literal_end(input: &[u8], at: usize) -> usize {
+    let word: &[u8] = match input[at] {
+        b't' => b"true",
+        b'f' => b"false",
+        _ => b"null",
+    };
+    let same = input[at..]
+        .iter()
+        .zip(word)
+        .take_while(|(b, w)| b == w)
+        .count();
+    if same == word.len() {
+        at + same
+    } else {
+        (at + same + 1).min(input.len())
+    }
+}
+
+/// The token the reader refused at `at`, as [`token_at`]. A value's type refuses after the
+/// reader read its token (`value_refused`: a visitor, a direct path or a limit refused), so
+/// where `at` follows a whole string, number, literal, array or object, that is the token;
+/// the reader refuses a token it cannot read where it starts (a literal after its first
+/// letter). Otherwise the reader refused the bytes at `at` (a syntax error, or a token of a
+/// kind the type does not read, refused before it is read): the token is the one at `at`.
 fn value_token(input: &[u8], from: usize, at: usize, value_refused: bool) -> (usize, usize, bool) {
-    let follows_a_value = input
-        .get(at)
-        .is_none_or(|b| matches!(b, b' ' | b'\n' | b'\t' | b'\r' | b',' | b':' | b']' | b'}'));
-    if at > from && (value_refused || follows_a_value) {
+    if at > from && value_refused {
         let before = &input[from..at];
         let run = |part: fn(&u8) -> bool| at - before.iter().rev().take_while(|b| part(b)).count();
         match input[at - 1] {
@@ -621,6 +672,18 @@ fn value_token(input: &[u8], from: usize, at: usize, value_refused: bool) -> (us
                 return (start, end, looks_after);
             }
             _ => {}
+        }
+    }
+    // A literal refused after its first letter: the token is the literal, from its start.
+    if at > from && input[at - 1].is_ascii_lowercase() && !inside_string(input, from, at) {
+        let start = at
+            - input[from..at]
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_lowercase())
+                .count();
+        if matches!(input[start], b't' | b'f' | b'n') && literal_end(input, start) > at {
+            return (start, literal_end(input, start), false);
         }
     }
     let (end, looks_after) = token_at(input, from, at);
@@ -721,11 +784,18 @@ fn data_error(at: Position, exhausted: Option<Exhausted>) -> serde_json::Error {
             })
         }
     }
-    // A stream that puts a digit's end at `at`: serde_json positions the visitor's error there.
+    // A stream that puts a digit's end at `at`: serde_json positions the visitor's error there,
+    // after the byte it peeks past the digit. At a line's start (column 0) that byte is the
+    // line feed before it.
+    let (digit, lines, spaces): (&[u8], u64, u64) = if at.column == 0 && at.line > 1 {
+        (b"0\n", at.line - 2, 0)
+    } else {
+        (b"0", at.line.saturating_sub(1), at.column.saturating_sub(1))
+    };
     let stream = io::repeat(b'\n')
-        .take(at.line.saturating_sub(1))
-        .chain(io::repeat(b' ').take(at.column.saturating_sub(1)))
-        .chain(&b"0"[..]);
+        .take(lines)
+        .chain(io::repeat(b' ').take(spaces))
+        .chain(digit);
     let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(stream));
     match serde::Deserializer::deserialize_any(&mut de, Fail(exhausted)) {
         Err(e) => e,
