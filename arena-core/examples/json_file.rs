@@ -20,6 +20,10 @@ use std::time::Instant;
 use arena_core::{ArenaDeserialize, SlabArena};
 use serde::{Deserialize, Serialize};
 
+#[path = "support/peak_rss.rs"]
+mod support;
+use support::{mib, peak_rss};
+
 /// A city: arena-bench's synthetic city model.
 #[derive(ArenaDeserialize)]
 struct City<'bump> {
@@ -171,16 +175,10 @@ fn measure(how: &str, path: &Path) {
         _ => panic!("unknown read {how}"),
     };
     let elapsed = start.elapsed();
-    // SAFETY: `getrusage` writes the struct it is given.
-    let usage = unsafe {
-        let mut usage = core::mem::zeroed::<libc::rusage>();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        usage
-    };
+    let peak = peak_rss().map_or_else(|| "not known".to_owned(), |b| format!("{:.0} MiB", mib(b)));
     println!(
-        "{how} {:.1} ms, {citizens} citizens (digest {bytes}), peak RSS {} MiB",
+        "{how} {:.1} ms, {citizens} citizens (digest {bytes}), peak RSS {peak}",
         elapsed.as_secs_f64() * 1e3,
-        usage.ru_maxrss / 1024
     );
 }
 
