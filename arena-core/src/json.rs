@@ -364,10 +364,7 @@ where
         // SAFETY: `Refused` holds no references.
         let ours = unsafe {
             rewound_on_error(seed.arena(), || {
-                let value = seed.read_with(|arena| {
-                    reader.ask_limits();
-                    T::__deserialize_json_in(arena, &mut reader)
-                })?;
+                let value = reader.read_seed(seed)?;
                 read.set(true);
                 reader.end()?;
                 Ok::<T, Refused>(value)
@@ -400,10 +397,7 @@ where
     // SAFETY: `Refused` and `serde_json::Error` hold no references.
     let ours = unsafe {
         rewound_on_error(seed.arena(), || {
-            let value = seed.read_with(|arena| {
-                reader.ask_limits();
-                T::__deserialize_json_in(arena, &mut reader)
-            })?;
+            let value = reader.read_seed(seed)?;
             reader.end()?;
             Ok::<T, Refused>(value)
         })

@@ -25,8 +25,10 @@ use super::variant_access::{UnitVariantAccess, VariantAccess};
 use super::whitespace;
 use super::window::Source;
 use crate::allocator::BumpAllocator;
+use crate::arena_deserialize::ArenaDeserialize;
 use crate::call;
 use crate::limits::LimitHit;
+use crate::seed::ArenaSeed;
 use crate::utf8;
 
 /// How many levels of arrays and objects serde_json reads: the 128th is refused.
@@ -284,6 +286,24 @@ impl<'de> Deserializer<'de> {
     #[inline]
     pub(super) fn ask_limits(&mut self) {
         self.limited = call::limits_in_force();
+    }
+
+    /// Reads one value through `seed`, as a call on its arena ([`ArenaSeed::read_with`]) with
+    /// the limits asked once it is open: what every entry point reads a document with. What
+    /// follows the value is the caller's to check.
+    #[inline]
+    pub(super) fn read_seed<'bump, T, A>(
+        &mut self,
+        seed: ArenaSeed<'bump, T, A>,
+    ) -> Result<T, Refused>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized,
+    {
+        seed.read_with(|arena| {
+            self.ask_limits();
+            T::__deserialize_json_in(arena, self)
+        })
     }
 
     /// Whether the input is a window of a stream (see [`from_window`](Self::from_window)),

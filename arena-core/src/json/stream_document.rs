@@ -86,12 +86,7 @@ where
     };
     let mut reader = Deserializer::with_scratch(doc, core::mem::take(scratch));
     let mut read = || {
-        let value = seed
-            .read_with(|arena| {
-                reader.ask_limits();
-                T::__deserialize_json_in(arena, &mut reader)
-            })
-            .map_err(|Refused| None)?;
+        let value = reader.read_seed(seed).map_err(|Refused| None)?;
         check_end(reader.pos()).map_err(Some)?;
         Ok(value)
     };
