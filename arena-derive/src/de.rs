@@ -58,7 +58,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     let json = json::direct(&params, &cont);
     let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
     let field_checks = field_check::checks(&params, &cont);
-    let identifier = struct_identifier(&params, &cont);
+    let identifier = shared_identifier(&params, &cont);
 
     let Params {
         krate,
@@ -186,9 +186,10 @@ fn body(params: &Params, cont: &Container) -> TokenStream {
     }
 }
 
-/// The field identifier of a struct with named fields read by [`struct_::deserialize`], which
-/// its bodies (the serde path's and the buffered content's) share.
-fn struct_identifier(params: &Params, cont: &Container) -> Option<TokenStream> {
+/// The identifier the bodies (the serde path's and the buffered content's) share: a struct
+/// with named fields' field identifier, or an enum's variant identifier
+/// ([`enum_::shares_identifier`]).
+fn shared_identifier(params: &Params, cont: &Container) -> Option<TokenStream> {
     if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
         return None;
     }
@@ -198,7 +199,8 @@ fn struct_identifier(params: &Params, cont: &Container) -> Option<TokenStream> {
             &cont.attrs,
             fields,
         )),
-        _ => None,
+        Data::Enum(_) => enum_::shared_identifier(params, cont),
+        Data::Struct(..) => None,
     }
 }
 

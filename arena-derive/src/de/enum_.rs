@@ -5,8 +5,9 @@
 //! fails, as an untagged enum of the marked ones, all from one buffer of the input.
 
 use proc_macro2::TokenStream;
+use quote::quote;
 
-use super::{enum_adjacently, enum_externally, enum_internally, enum_untagged};
+use super::{enum_adjacently, enum_externally, enum_internally, enum_untagged, enum_variant};
 use crate::ast::{Container, Data, Variant};
 use crate::attr::Tagging;
 use crate::bound::Params;
@@ -30,6 +31,49 @@ pub fn deserialize(params: &Params, cont: &Container) -> TokenStream {
             enum_untagged::deserialize(params, cont, untagged, Some(tagged))
         }
         _ => homogeneous(params, cont, &variants),
+    }
+}
+
+/// Whether the enum's variant identifier (the `__Field` enum, its visitor, `const VARIANTS`)
+/// is declared once beside the impl rather than in each body: an externally or adjacently
+/// tagged enum with no `untagged` variant reads the same variants in its serde path and in its
+/// buffered-content read, with the same identifier.
+pub fn shares_identifier(cont: &Container) -> bool {
+    let Data::Enum(all) = &cont.data else {
+        return false;
+    };
+    all.iter().all(|v| v.attrs.untagged.is_none())
+        && matches!(
+            cont.attrs.tagging,
+            Tagging::External | Tagging::Adjacent { .. }
+        )
+}
+
+/// The variant identifier the enum's bodies share ([`shares_identifier`]), if they do.
+pub fn shared_identifier(params: &Params, cont: &Container) -> Option<TokenStream> {
+    if !shares_identifier(cont) {
+        return None;
+    }
+    let variants: Vec<(usize, &Variant)> = cont.deserialized_variants().collect();
+    let (variant_visitor, variants_const) = enum_variant::identifier(params, &variants);
+    Some(quote! {
+        #variant_visitor
+
+        #variants_const
+    })
+}
+
+/// The variant identifier of a body reading `variants`: none where the enum declares it
+/// beside the impl ([`shares_identifier`]).
+pub fn body_identifier(
+    params: &Params,
+    cont: &Container,
+    variants: &[(usize, &Variant)],
+) -> (TokenStream, TokenStream) {
+    if shares_identifier(cont) {
+        (TokenStream::new(), TokenStream::new())
+    } else {
+        enum_variant::identifier(params, variants)
     }
 }
 

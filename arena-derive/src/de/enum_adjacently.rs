@@ -9,7 +9,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::enum_variant::{self, Content};
-use super::{field_i, visitor_with};
+use super::{enum_, field_i, visitor_with};
 use crate::ast::{Container, Read, Style, Variant};
 use crate::bound::Params;
 
@@ -30,7 +30,7 @@ pub fn deserialize(
         krate, bump, arena, ..
     } = params;
     let cattrs = &cont.attrs;
-    let (variant_visitor, variants_const) = enum_variant::identifier(params, deserialized);
+    let (variant_visitor, variants_const) = enum_::body_identifier(params, cont, deserialized);
     let (seed, seed_value) = enum_variant::seed(params, cont, deserialized, Content::Adjacent);
     let seed_of_field = seed_value(&quote!(__field));
     let seed_of_variant = seed_value(&quote!(__variant));

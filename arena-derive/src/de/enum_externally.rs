@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Form, enum_variant, field_i, field_seed, struct_, tuple, visitor};
+use super::{Form, enum_, field_i, field_seed, struct_, tuple, visitor};
 use crate::ast::{Container, Style, Variant};
 use crate::bound::Params;
 
@@ -20,7 +20,7 @@ pub fn deserialize(
         .expecting
         .clone()
         .unwrap_or_else(|| format!("enum {}", cont.ident));
-    let (variant_visitor, variants_const) = enum_variant::identifier(params, deserialized);
+    let (variant_visitor, variants_const) = enum_::body_identifier(params, cont, deserialized);
 
     let match_variant = if deserialized.is_empty() {
         quote! {
