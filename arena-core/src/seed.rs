@@ -2,11 +2,11 @@
 
 use core::fmt;
 use core::marker::PhantomData;
-use core::pin::pin;
+use core::pin::{Pin, pin};
 
 use serde::de::{DeserializeSeed, Deserializer};
 
-use crate::allocator::BumpAllocator;
+use crate::allocator::{BumpAllocator, Checkpoint};
 use crate::arena_deserialize::ArenaDeserialize;
 use crate::call::frame::{CallFrame, Settings};
 use crate::call::strings::Input;
@@ -54,6 +54,13 @@ use crate::limits::Limits;
 /// # Ok::<(), postcard::Error>(())
 /// ```
 pub struct ArenaSeed<'bump, T, A: ?Sized> {
+    call: CallSeed<'bump, A>,
+    marker: PhantomData<fn() -> T>,
+}
+
+/// What an [`ArenaSeed`] asks of its call: everything but the type it reads, so that opening
+/// and closing the call is compiled once per arena and error type, not once per `T`.
+struct CallSeed<'bump, A: ?Sized> {
     arena: &'bump A,
     /// Limits this call installs; `None` keeps those in force (the defaults, or an enclosing
     /// call's).
@@ -73,7 +80,6 @@ pub struct ArenaSeed<'bump, T, A: ?Sized> {
     input_len: Option<usize>,
     /// The trust this call starts with and hands on, if it is the first on its thread.
     trust: Option<&'bump LengthTrust>,
-    marker: PhantomData<fn() -> T>,
 }
 
 impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
@@ -82,13 +88,15 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     #[inline]
     pub const fn new(arena: &'bump A) -> Self {
         Self {
-            arena,
-            limits: None,
-            str_as_bytes: None,
-            input: None,
-            either_form: None,
-            input_len: None,
-            trust: None,
+            call: CallSeed {
+                arena,
+                limits: None,
+                str_as_bytes: None,
+                input: None,
+                either_form: None,
+                input_len: None,
+                trust: None,
+            },
             marker: PhantomData,
         }
     }
@@ -113,7 +121,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     /// ```
     #[must_use]
     pub const fn with_limits(mut self, limits: Limits) -> Self {
-        self.limits = Some(limits);
+        self.call.limits = Some(limits);
         self
     }
 
@@ -159,7 +167,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     /// ```
     #[must_use]
     pub const fn str_as_bytes(mut self, on: bool) -> Self {
-        self.str_as_bytes = Some(on);
+        self.call.str_as_bytes = Some(on);
         self
     }
 
@@ -189,7 +197,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     /// ```
     #[must_use]
     pub const fn with_trust(mut self, trust: &'bump LengthTrust) -> Self {
-        self.trust = Some(trust);
+        self.call.trust = Some(trust);
         self
     }
 
@@ -197,7 +205,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     #[must_use]
     #[inline]
     pub const fn arena(&self) -> &'bump A {
-        self.arena
+        self.call.arena
     }
 
     /// This seed with [`str_as_bytes`](Self::str_as_bytes) set to `on` if the caller left it
@@ -206,8 +214,8 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     #[cfg(any(feature = "postcard", feature = "bincode"))]
     #[must_use]
     pub(crate) const fn str_as_bytes_unless_set(mut self, on: bool) -> Self {
-        if self.str_as_bytes.is_none() {
-            self.str_as_bytes = Some(on);
+        if self.call.str_as_bytes.is_none() {
+            self.call.str_as_bytes = Some(on);
         }
         self
     }
@@ -224,7 +232,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     ))]
     #[must_use]
     pub(crate) const fn reading_from(mut self, input: Input) -> Self {
-        self.input = Some(input);
+        self.call.input = Some(input);
         self
     }
 
@@ -233,7 +241,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     #[cfg(feature = "cbor")]
     #[must_use]
     pub(crate) const fn reading_either_form(mut self) -> Self {
-        self.either_form = Some(true);
+        self.call.either_form = Some(true);
         self
     }
 
@@ -249,7 +257,7 @@ impl<'bump, T, A: ?Sized> ArenaSeed<'bump, T, A> {
     ))]
     #[must_use]
     pub(crate) const fn reading_slice(mut self, len: usize) -> Self {
-        self.input_len = Some(len);
+        self.call.input_len = Some(len);
         self
     }
 }
@@ -266,12 +274,12 @@ impl<T, A: ?Sized> fmt::Debug for ArenaSeed<'_, T, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ArenaSeed")
             .field("type", &core::any::type_name::<T>())
-            .field("limits", &self.limits)
-            .field("str_as_bytes", &self.str_as_bytes)
-            .field("input", &self.input)
-            .field("either_form", &self.either_form)
-            .field("input_len", &self.input_len)
-            .field("trust", &self.trust)
+            .field("limits", &self.call.limits)
+            .field("str_as_bytes", &self.call.str_as_bytes)
+            .field("input", &self.call.input)
+            .field("either_form", &self.call.either_form)
+            .field("input_len", &self.call.input_len)
+            .field("trust", &self.call.trust)
             .finish_non_exhaustive()
     }
 }
@@ -303,28 +311,48 @@ where
         self,
         read: impl FnOnce(&'bump A) -> Result<T, E>,
     ) -> Result<T, E> {
-        // Inside a call on the same arena (a field, an element): one thread-local load.
-        if self.limits.is_none()
+        let call = self.call;
+        if call.joins_open_call() {
+            return read(call.arena);
+        }
+        let frame = pin!(CallFrame::new(call.trust));
+        let frame = frame.into_ref();
+        let opened = call.open::<E>(frame)?;
+        let result = read(call.arena);
+        call.close(frame, opened, result.is_ok());
+        result
+    }
+}
+
+/// A call opened by [`CallSeed::open`], for [`CallSeed::close`].
+struct Opened {
+    /// Where to rewind the arena to if the read fails: taken when the call owns its arena (no
+    /// call on it is open further out) and the arena can rewind.
+    checkpoint: Option<Checkpoint>,
+}
+
+impl<A: BumpAllocator + ?Sized> CallSeed<'_, A> {
+    /// Whether the read is part of the call open on the same arena (a field, an element), with
+    /// nothing of its own to set: one thread-local load, and no call of its own to open.
+    #[inline]
+    fn joins_open_call(&self) -> bool {
+        self.limits.is_none()
             && self.str_as_bytes.is_none()
             && self.input.is_none()
             && self.either_form.is_none()
             && self.input_len.is_none()
             && self.trust.is_none()
             && call::is_open_on(self.arena.identity())
-        {
-            return read(self.arena);
-        }
-        self.read_in_call(read)
     }
 
-    /// Opens a call (see the `call` module): the first on its arena, or one with settings of
-    /// its own, and runs `read` in it. Rewinds the arena if the call owns it and fails.
-    fn read_in_call<E: serde::de::Error>(
-        self,
-        read: impl FnOnce(&'bump A) -> Result<T, E>,
-    ) -> Result<T, E> {
-        let frame = pin!(CallFrame::new(self.trust));
-        let frame = frame.into_ref();
+    /// Opens a call (see the `call` module) in `frame`: the first on its arena, or one with
+    /// settings of its own. Takes the arena's checkpoint if the call owns it.
+    ///
+    /// # Errors
+    ///
+    /// The nesting depth limit (see `CallFrame::open`); nothing opened then.
+    #[inline]
+    fn open<E: serde::de::Error>(&self, frame: Pin<&CallFrame<'_>>) -> Result<Opened, E> {
         let owns_arena = frame.open::<E>(Settings {
             arena: self.arena.identity(),
             limits: self.limits,
@@ -333,27 +361,38 @@ where
             either_form: self.either_form,
             input_len: self.input_len,
         })?;
-        if !owns_arena {
-            let result = read(self.arena);
-            if result.is_ok() {
-                frame.succeeded();
-            }
-            return result;
-        }
-        let checkpoint = self.arena.checkpoint();
-        let result = read(self.arena);
-        match (&result, checkpoint) {
-            (Ok(_), _) => frame.succeeded(),
-            // SAFETY: the checkpoint is this arena's, taken just above with nothing reset since
+        let checkpoint = if owns_arena {
+            self.arena.checkpoint()
+        } else {
+            None
+        };
+        Ok(Opened { checkpoint })
+    }
+
+    /// Ends the read of the call `opened` in `frame` (by [`open`](Self::open) on this seed,
+    /// with the read in between): marks the call succeeded, or rewinds the arena if the call
+    /// owns it and the read failed. The frame closes when dropped.
+    #[inline]
+    fn close(&self, frame: Pin<&CallFrame<'_>>, opened: Opened, succeeded: bool) {
+        match (succeeded, opened.checkpoint) {
+            (true, _) => frame.succeeded(),
+            // SAFETY: the checkpoint is this arena's, taken by `open` with nothing reset since
             // (a reset needs `&mut`, and the arena is borrowed for `'bump`). Everything
             // allocated after it belongs to the failed call: no call on this arena is open
             // further out (the frame owns it), calls nested in this one never rewind past it,
             // the error cannot hold arena references (serde builds errors from messages), and
             // the partial values were dropped or leaked on the way out, so nothing allocated
             // after it is used again.
-            (Err(_), Some(checkpoint)) => unsafe { self.arena.rewind(checkpoint) },
-            (Err(_), None) => {}
+            (false, Some(checkpoint)) => unsafe { self.arena.rewind(checkpoint) },
+            (false, None) => {}
         }
-        result
     }
 }
+
+impl<A: ?Sized> Clone for CallSeed<'_, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: ?Sized> Copy for CallSeed<'_, A> {}

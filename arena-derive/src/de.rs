@@ -549,24 +549,46 @@ fn missing_in_map(params: &Params, field: &Field) -> TokenStream {
     let name = &field.attrs.name;
     let Params { krate, arena, .. } = params;
     let ty = field.ty;
-    if let Read::Serde(None) = field.read() {
-        let missing_field = quote_spanned! {field.original.span()=>
-            #krate::__private::missing_field_serde::<#ty, __A::Error>
-        };
-        return quote!(#missing_field(#name)?);
-    }
-    // serde's `missing_field` is an error for every type but `Option`.
-    if !matches!(field.read(), Read::Arena) {
+    // serde's `missing_field` is an error for every type but `Option`, and for these types
+    // there and then, with no `missing_field` call compiled for the type.
+    if refuses_missing(field) {
         return quote! {
             return ::core::result::Result::Err(
                 <__A::Error as __serde::de::Error>::missing_field(#name),
             )
         };
     }
+    if let Read::Serde(None) = field.read() {
+        let missing_field = quote_spanned! {field.original.span()=>
+            #krate::__private::missing_field_serde::<#ty, __A::Error>
+        };
+        return quote!(#missing_field(#name)?);
+    }
     let missing_field = quote_spanned! {field.original.span()=>
         #krate::__private::missing_field::<#ty, #arena, __A::Error>
     };
     quote!(#missing_field(__arena, #name)?)
+}
+
+/// Whether a missing `field` is serde's `missing_field` error whatever it reads: a field read
+/// by anything but its `ArenaDeserialize` or `Deserialize` impl, or one whose type reads no
+/// `Option` (`MissingFieldDeserializer` answers only `deserialize_option` with a value): a
+/// primitive, a `&str` or a reference to a slice.
+pub fn refuses_missing(field: &Field) -> bool {
+    if !matches!(field.read(), Read::Arena | Read::Serde(None)) {
+        return true;
+    }
+    if crate::bound::is_primitive(field.ty) {
+        return true;
+    }
+    let syn::Type::Reference(reference) = field.ty else {
+        return false;
+    };
+    match &*reference.elem {
+        syn::Type::Slice(_) => true,
+        syn::Type::Path(path) => path.qself.is_none() && path.path.is_ident("str"),
+        _ => false,
+    }
 }
 
 /// The field's own default, or the container's, if there is one.

@@ -16,7 +16,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{builds_in_slot, default_value, field_i, let_default, members, read_or_missing};
+use super::{
+    builds_in_slot, default_value, field_i, let_default, members, read_or_missing, refuses_missing,
+};
 use crate::ast::{Container, Data, Field, Read, Style, deserialized_fields};
 use crate::bound::Params;
 
@@ -115,8 +117,16 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
         let ty = field.ty;
         let name = &field.attrs.name;
         let missing = default_value(field, cattrs).unwrap_or_else(|| {
-            quote! {
-                #krate::__private::missing_field::<#ty, #arena, #refused>(__arena, #name)?
+            if refuses_missing(field) {
+                quote! {
+                    return ::core::result::Result::Err(
+                        <#refused as __serde::de::Error>::missing_field(#name),
+                    )
+                }
+            } else {
+                quote! {
+                    #krate::__private::missing_field::<#ty, #arena, #refused>(__arena, #name)?
+                }
             }
         });
         read_or_missing(&var, &quote!(#var), &missing)
