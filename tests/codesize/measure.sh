@@ -15,9 +15,10 @@
 # 5. Expanded source of each types binary (`-Zunpretty=expanded`), if a nightly toolchain is
 #    installed.
 # 6. Compile time of each types binary, its dependencies built: the binary's source touched and
-#    rebuilt with `cargo check`, a debug build and a release build, ROUNDS (default 3) rounds
-#    with serde_types and arena_types interleaved in each; the median wall time and the median
-#    CPU time (user + system, of cargo and rustc) of each. The release profile has one codegen
+#    rebuilt with `cargo check`, `cargo check` with arena-core's `json` feature (the derive's
+#    direct JSON path is compiled only with it), a debug build and a release build, ROUNDS
+#    (default 3) rounds with serde_types and arena_types interleaved in each; the median wall
+#    time and the median CPU time (user + system, of cargo and rustc) of each. The release profile has one codegen
 #    unit, so the release build runs on one core, as the debug build's LLVM mostly does. No
 #    incremental cache (a touched file with the cache would reuse every query: the crate's
 #    compile is what is timed). Wall time is only as quiet as the machine; CPU time is steadier
@@ -80,6 +81,7 @@ compile_time() {
     local args=(build --locked --quiet --bin "$bin")
     case $mode in
         check) args=(check --locked --quiet --bin "$bin") ;;
+        check-json) args=(check --locked --quiet --features json --bin "$bin") ;;
         release) args+=(--release) ;;
     esac
     times=$(mktemp)
@@ -95,9 +97,10 @@ compile_time() {
 rounds=${ROUNDS:-3}
 declare -A wall cpu
 if [[ -x /usr/bin/time ]]; then
-    for mode in check debug release; do
+    for mode in check check-json debug release; do
         case $mode in
             check) CARGO_INCREMENTAL=0 cargo check --locked --quiet --bins ;;
+            check-json) CARGO_INCREMENTAL=0 cargo check --locked --quiet --features json --bins ;;
             debug) CARGO_INCREMENTAL=0 cargo build --locked --quiet --bins ;;
         esac
         for ((r = 0; r < rounds; r++)); do
@@ -147,7 +150,7 @@ else
     echo "expanded source: skipped (no nightly toolchain)"
 fi
 if [[ -n ${wall[release.serde_types]-} ]]; then
-    for mode in check debug release; do
+    for mode in check check-json debug release; do
         sw=$(median ${wall[$mode.serde_types]})
         aw=$(median ${wall[$mode.arena_types]})
         sc=$(median ${cpu[$mode.serde_types]})
