@@ -303,8 +303,9 @@ where
     __from_reader_seed_whole_max(seed, reader, WHOLE_INPUT_MAX)
 }
 
-/// The longest input [`from_reader`] reads whole before reading it with the crate's reader:
-/// 64 MiB. A longer one is read through a window of that size, refilled from the reader.
+/// The longest input [`from_reader`] reads whole, then as a slice: 64 MiB. A longer one is read
+/// through a window refilled from the reader: the bytes read whole are its first window, then
+/// windows of [`WINDOW_SIZE`] bytes.
 pub const WHOLE_INPUT_MAX: usize = 64 * 1024 * 1024;
 
 /// [`from_reader_seed`] with `whole_max` for [`WHOLE_INPUT_MAX`]: reads up to `whole_max`
@@ -354,6 +355,7 @@ where
     let read = core::cell::Cell::new(false);
     let exhausted = crate::exhaustion::count();
     let value_refusals = refused::value_refusals();
+    let skip_refusals = refused::skip_refusals();
     let (ours, refused_at) = {
         // SAFETY: `window` outlives the reader, which is dropped at the end of this block,
         // and nothing else uses it meanwhile. Nothing borrowed from the input outlives a
@@ -372,12 +374,20 @@ where
         };
         (ours, reader.pos())
     };
+    // The stream may fail after a value read whole, where serde_json looks past the last byte
+    // for what follows it: the stream's error, as for a failure inside the value.
+    if ours.is_ok()
+        && let Some(e) = window.io_error()
+    {
+        return Err(Error::io(e));
+    }
     ours.map_err(|Refused| {
         let ran_out = (crate::exhaustion::count() != exhausted)
             .then(crate::exhaustion::last)
             .flatten();
         let value_refused = ran_out.is_some() || refused::value_refusals() != value_refusals;
-        window.error(refused_at, read.get(), ran_out, value_refused)
+        let in_skip = refused::skip_refusals() != skip_refusals;
+        window.error(refused_at, read.get(), ran_out, value_refused, in_skip)
     })
 }
 
@@ -592,6 +602,9 @@ mod tests {
             read_alike!(crate::Value<'_>, &long);
             read_alike!(&[Doc<'_>], &long);
         }
+        // A string of many escaped quotes, refused: where it starts is found in one pass.
+        let quotes = format!("[\"{}\"]", "\\\"".repeat(2_000));
+        read_alike!(&[char], quotes.as_bytes());
         let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
         read_alike!(crate::Value<'_>, deep.as_bytes());
         read_alike!(&[u8], b"[1, 2, 300]");
@@ -738,13 +751,40 @@ mod tests {
     #[test]
     fn an_io_error_is_an_error_of_category_io() {
         let bump = bumpalo::Bump::new();
-        for size in [WINDOW_SIZE, 4] {
-            let mut reader = Chunks::new(b"[1, 2, 3", &[3]);
-            reader.fails = true;
-            let window = window::Window::new(reader, size);
-            let err = read_windowed::<&[u32], _, _>(ArenaSeed::new(&bump), window).unwrap_err();
-            assert!(err.is_io(), "{size}: {err}");
-            assert!(err.to_string().contains("the disk went away"), "{err}");
+        // A stream that fails after its last byte: serde_json's reader meets the failure where
+        // it reads past that byte (inside a value, after a whole one as it looks for what
+        // follows, at a number's end), and an error in the bytes before it first.
+        for input in [
+            &b"[1, 2, 3"[..],
+            b"[1, 2, 3]",
+            b"[1, 2, 3] ",
+            b"123",
+            b"\"abc",
+            b"[1] x",
+            b"[1, x",
+            b"[1, 2] 3",
+            b"[tru",
+            b"{\"a\": 1",
+        ] {
+            let theirs = {
+                let mut reader = Chunks::new(input, &[3]);
+                reader.fails = true;
+                serde_json::from_reader::<_, serde_json::Value>(reader).unwrap_err()
+            };
+            for size in [WINDOW_SIZE, 4, 1] {
+                let mut reader = Chunks::new(input, &[3]);
+                reader.fails = true;
+                let window = window::Window::new(reader, size);
+                let err = read_windowed::<crate::Value<'_>, _, _>(ArenaSeed::new(&bump), window)
+                    .unwrap_err();
+                // serde_json's own I/O error carries its position, one made from an
+                // `io::Error` none.
+                let at = |e: &Error| (e.classify(), (!e.is_io()).then(|| (e.line(), e.column())));
+                assert_eq!(at(&err), at(&theirs), "{input:?} {size}: {err} / {theirs}");
+                if theirs.is_io() {
+                    assert!(err.to_string().contains("the disk went away"), "{err}");
+                }
+            }
         }
     }
 }

@@ -9,7 +9,20 @@ pub const MAX_CASES_VAR: &str = "ARENA_TESTS_MAX_CASES";
 /// suite that fixes its count passes it through this to stay adjustable.
 ///
 /// ```
-/// assert!(arena_tests::cases(64) <= 64);
+/// use proptest::prelude::*;
+/// use proptest::test_runner::{Config, TestRunner};
+///
+/// // 4096 cases, or ARENA_TESTS_MAX_CASES if that is fewer.
+/// let mut runner = TestRunner::new(Config::with_cases(arena_tests::cases(4096)));
+/// runner
+///     .run(&prop::collection::vec(any::<u8>(), 0..8), |v| {
+///         let mut w = v.clone();
+///         w.reverse();
+///         w.reverse();
+///         prop_assert_eq!(w, v);
+///         Ok(())
+///     })
+///     .unwrap();
 /// ```
 pub fn cases(normal: u32) -> u32 {
     cap(normal, std::env::var(MAX_CASES_VAR).ok().as_deref())

@@ -627,6 +627,19 @@ fn from_reader_reads_what_from_slice_reads_with_the_same_arena_bytes() {
             let one_by_one: Rich<'_> =
                 reader_entry_point(format, arena, OneByte(&bytes[..])).unwrap();
             assert_eq!(one_by_one, from_slice, "{format}: one byte per read");
+            if matches!(format.wire(), Format::Json) {
+                // The public form, which reads an input this short whole, then as a slice
+                // (the reads above go through the window from the first byte on).
+                let whole: Rich<'_> =
+                    arena_core::json::from_reader(arena, OneByte(&bytes[..])).unwrap();
+                assert_eq!(whole, from_slice, "{format}: read whole");
+                let whole_arena = arena.fresh();
+                let (_, whole_bytes) = measured(&whole_arena, || {
+                    arena_core::json::from_reader::<Rich<'_>, _, _>(&whole_arena, &bytes[..])
+                        .unwrap()
+                });
+                assert_eq!(whole_bytes, slice_bytes, "{format}: read whole");
+            }
             check_call_invariants();
         });
     }

@@ -753,6 +753,111 @@ fn nesting_is_limited_as_in_serde_json_and_skipping_is_not() {
     }
 }
 
+/// Deep levels through a window (`from_reader` past its whole read): a syntax error deep inside
+/// a value the reader skips is serde_json's syntax error, also where the window starts more
+/// than 128 levels down, and a value visited too deep is refused at serde_json's 128th level,
+/// as `from_slice` gives them.
+#[test]
+fn deep_levels_read_through_a_window_as_from_a_slice() {
+    let bump = bumpalo::Bump::new();
+    for (depth, fill, end) in [
+        (200, 1_000, "x]"),
+        (130, 10, "x]"),
+        (127, 10, "x]"),
+        (200, 200_000, "x]"),
+        (200, 200_000, "1]"),
+        (140, 10, &"]".repeat(140)),
+    ] {
+        let mut text = String::from(r#"{"name": "a", "x": 1, "y": 2, "tags": [], "z": "#);
+        text.push_str(&"[".repeat(depth));
+        text.push_str(&"1,".repeat(fill));
+        text.push_str(end);
+        text.push('}');
+        let bytes = text.as_bytes();
+        let slice =
+            arena_core::json::from_slice::<Point<'_>, _>(&bump, bytes).map_err(|e| e.to_string());
+        let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
+            ArenaSeed::new(&bump),
+            bytes,
+            0,
+        )
+        .map_err(|e| e.to_string());
+        assert_eq!(
+            window, slice,
+            "depth {depth}, {fill} elements, then {end:?}"
+        );
+        // The same levels visited: a `Value` is refused at the 128th.
+        let value = &text[text.find(": [").unwrap() + 2..text.len() - 1];
+        let slice = arena_core::json::from_slice::<Value<'_>, _>(&bump, value.as_bytes())
+            .map_err(|e| e.to_string());
+        let window = arena_core::json::__from_reader_seed_whole_max::<Value<'_>, _, _>(
+            ArenaSeed::new(&bump),
+            value.as_bytes(),
+            0,
+        )
+        .map_err(|e| e.to_string());
+        assert_eq!(
+            window.err(),
+            slice.err(),
+            "a value of depth {depth}, then {end:?}"
+        );
+    }
+    // A value skipped deeper than 128 levels, then a field its type refuses: a `Data` error
+    // there, where serde_json's reader places it (the window's message does not name the
+    // type).
+    let text = format!(
+        r#"{{"z": {}{}, "x": 1, "y": 2, "tags": [], "name": 5}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let at = |e: serde_json::Error| (e.classify(), e.line(), e.column());
+    let mut de = serde_json::Deserializer::from_reader(text.as_bytes());
+    let theirs = ArenaSeed::<Point<'_>, _>::new(&bump)
+        .deserialize(&mut de)
+        .map_err(at);
+    let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
+        ArenaSeed::new(&bump),
+        text.as_bytes(),
+        0,
+    )
+    .map_err(at);
+    assert_eq!(
+        window.err(),
+        theirs.err(),
+        "a skipped value 200 levels deep"
+    );
+}
+
+/// A string of invalid UTF-8 in a value the reader skips, through a window: skipped as
+/// serde_json skips it, and the error is the syntax error after it.
+#[test]
+fn invalid_utf8_in_a_skipped_value_reads_through_a_window_as_from_a_slice() {
+    let bump = bumpalo::Bump::new();
+    for tail in [&b"1 1}"[..], b"1}", b"[\"\xce\xce\"]}", b"[1,]}"] {
+        let mut bytes = br#"{"name": "a", "x": 1, "y": 2, "tags": [], "z": {"": "#.to_vec();
+        bytes.extend_from_slice(b"\"\xce\xce\xce\"}, \"w\": ");
+        bytes.extend_from_slice(tail);
+        let slice = arena_core::json::from_slice::<Point<'_>, _>(&bump, &bytes)
+            .map(|p| format!("{p:?}"))
+            .map_err(|e| e.to_string());
+        for sizes in [usize::MAX, 7, 1] {
+            let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
+                ArenaSeed::new(&bump),
+                std::io::BufReader::with_capacity(sizes.min(1 << 16), &bytes[..]),
+                0,
+            )
+            .map(|p| format!("{p:?}"))
+            .map_err(|e| e.to_string());
+            assert_eq!(
+                window,
+                slice,
+                "{:?} in reads of {sizes}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
+}
+
 /// A `Value` whose arrays and objects are longer than a step of the scratch stack's large
 /// moves (2 MiB of nodes), nested in shorter ones and holding them, reads with the direct path
 /// alone as through serde_json: its long levels move into the arena in steps, its short ones

@@ -112,13 +112,16 @@ impl<'de> Deserializer<'de> {
     /// is used after the reader's next call that may refill (any that reads past whitespace):
     /// a refill moves and overwrites the window's bytes.
     pub(super) unsafe fn from_window(source: &mut (dyn Source + 'de)) -> Self {
-        let input = source.window();
-        // SAFETY: the window lives in `source`'s buffer, which outlives the reader (the
-        // caller's guarantee); it is replaced before the buffer changes, in `refill`, and
-        // nothing borrowed from it is used past that (the caller's guarantee).
-        let input = unsafe { &*core::ptr::from_ref::<[u8]>(input) };
+        // The pointer first, and the window through it, as `refill` takes the next one: the
+        // window is then borrowed from the pointer the reader keeps, not from `source`.
+        let source = NonNull::from(source);
+        // SAFETY: `source` comes from a live reference. The window lives in its buffer, which
+        // outlives the reader (the caller's guarantee); it is replaced before the buffer
+        // changes, in `refill`, and nothing borrowed from it is used past that (the caller's
+        // guarantee).
+        let input = unsafe { &*core::ptr::from_ref::<[u8]>(source.as_ref().window()) };
         let mut reader = Self::from_slice(input);
-        reader.source = Some(NonNull::from(source));
+        reader.source = Some(source);
         reader
     }
 
@@ -552,6 +555,9 @@ impl<'de> Deserializer<'de> {
         open.clear();
         let skipped = self.skip_value_in(&mut open);
         self.scratch = open;
+        if skipped.is_err() {
+            super::refused::refused_in_skip();
+        }
         skipped
     }
 

@@ -48,6 +48,24 @@ std::thread_local! {
     /// token it read from its own refusal of the bytes at the reading position. Counted on the
     /// error path only.
     static VALUE_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+
+    /// How many refusals this thread's reader made while it skipped a value (one its type
+    /// ignores): a reader over a window tells by it that the bytes it refused are of a skipped
+    /// value, which serde_json reads without a nesting limit or a check of its UTF-8. Counted
+    /// on the error path only.
+    static SKIP_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// Counts a refusal made while skipping a value (see [`SKIP_REFUSALS`]).
+#[cold]
+#[inline(never)]
+pub(super) fn refused_in_skip() {
+    SKIP_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
+}
+
+/// How many refusals this thread made while skipping a value (see [`SKIP_REFUSALS`]).
+pub(super) fn skip_refusals() -> u64 {
+    SKIP_REFUSALS.with(core::cell::Cell::get)
 }
 
 /// How many refusals of a value's type this thread made (see [`VALUE_REFUSALS`]).

@@ -5,12 +5,13 @@
 //! peeks (the cold end-of-input path of `peek`): every string, number, literal and key lies
 //! whole inside one window. For that the window ends at a *cut*: just after a `,`, `:`, `[` or
 //! `{` outside any string, which no token spans. A scan of the bytes read ([`Cuts`], a block of
-//! 64 bytes at a time where the block holds no backslash) follows which bytes are inside strings (a `"` outside a string opens one, a
-//! backslash inside one escapes the byte after it, a `"` closes it) and finds the last cut of
-//! the bytes it has; the bytes after it stay in the buffer for the next window. The scan agrees
-//! with the reader on where every string starts and ends for every byte the reader accepts
-//! (the reader reads a string to its first unescaped quote, and an escape's bytes after the
-//! backslash are never a quote or a backslash it accepts); past a byte the reader refuses the
+//! 64 bytes at a time where the block holds no backslash) follows which bytes are inside
+//! strings (a `"` outside a string opens one, a backslash inside one escapes the byte after it,
+//! a `"` closes it) and finds the last cut of the bytes it has; the bytes after it stay in the
+//! buffer for the next window. The scan agrees with the reader on where every string starts
+//! and ends for every byte the reader accepts (the reader reads a string to its first
+//! unescaped quote, and the bytes of an escape after its first, the escaped character, are
+//! never a quote or a backslash it accepts); past a byte the reader refuses the
 //! two may disagree, but the reader stops there. A cut inside a string the reader is reading
 //! would make it refuse at the window's end, never accept: the window only ever shows it
 //! bytes of the stream, in order.
@@ -171,7 +172,9 @@ struct Cuts {
 }
 
 /// The most levels [`Cuts`] follows: 128 levels is as deep as the reader reads, and ignored
-/// values may nest deeper; past this the error of a refused read is not positioned.
+/// values may nest deeper. Where more were open at the window's start, the error of a refused
+/// read is not replayed: it is of category `Data`, at the end of the token refused, whatever
+/// serde_json would have said of the bytes there.
 const MAX_OPEN: usize = 4096;
 
 impl Cuts {
@@ -367,6 +370,11 @@ impl<R: io::Read> Window<R> {
         }
     }
 
+    /// The error the stream ended with, if it did, taken.
+    pub(super) fn io_error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+
     /// Whether the stream ended and the window shows all of it.
     pub(super) fn at_end(&self) -> bool {
         self.ended && self.cut == self.filled
@@ -388,12 +396,24 @@ impl<R: io::Read> Window<R> {
     }
 
     /// Reads once into the free part of the buffer, growing it when the buffer is full
-    /// (a run longer than the window).
+    /// (a run longer than the window). A buffer that cannot grow ends the stream with an
+    /// error of kind `OutOfMemory`.
     fn read_more(&mut self) {
         let room = self.buffer.len() - PAD;
         if self.filled == room {
-            self.size = self.size.saturating_mul(2);
-            self.buffer.resize(self.size.saturating_add(KEEP + PAD), 0);
+            let size = self.size.saturating_mul(2);
+            let len = size.saturating_add(KEEP + PAD);
+            if self
+                .buffer
+                .try_reserve_exact(len.saturating_sub(self.buffer.len()))
+                .is_err()
+            {
+                self.error = Some(io::ErrorKind::OutOfMemory.into());
+                self.ended = true;
+                return;
+            }
+            self.size = size;
+            self.buffer.resize(len, 0);
         }
         let room = self.buffer.len() - PAD;
         loop {
@@ -472,17 +492,38 @@ impl<R: io::Read> Window<R> {
     /// of a value's visitor; its message does not name the type, which only the value knew.
     /// A refusal `after_value` is of the bytes after a value read whole. A value's error is
     /// `exhausted`'s message when the read ran out of a limit or of memory. `value_refused`
-    /// says that a value's visitor or a limit refused (see [`value_token`]).
+    /// says that a value's visitor or a limit refused (see [`value_token`]), `in_skip` that the
+    /// reader refused while skipping a value its type ignores.
     pub(super) fn error(
         &mut self,
         refused_at: usize,
         after_value: bool,
         exhausted: Option<Exhausted>,
         value_refused: bool,
+        in_skip: bool,
     ) -> serde_json::Error {
-        if let Some(e) = self.error.take() {
-            return serde_json::Error::io(e);
+        let failed = self.error.take();
+        let (error, needs_more) =
+            self.refusal(refused_at, after_value, exhausted, value_refused, in_skip);
+        match failed {
+            // serde_json reads the stream's bytes in order and meets the stream's failure
+            // only where it reads past the last of them: the end of the stream, or a number
+            // there, whose end it looks for in the byte after it.
+            Some(e) if error.is_eof() || needs_more => serde_json::Error::io(e),
+            _ => error,
         }
+    }
+
+    /// The error of [`error`](Self::error) as if the stream had ended where it stopped, and
+    /// whether serde_json reads past the stream's last byte to find it.
+    fn refusal(
+        &mut self,
+        refused_at: usize,
+        after_value: bool,
+        exhausted: Option<Exhausted>,
+        value_refused: bool,
+        in_skip: bool,
+    ) -> (serde_json::Error, bool) {
         self.unpad();
         let refused_at = refused_at.min(self.filled);
         let input = &self.buffer[..self.filled];
@@ -495,8 +536,9 @@ impl<R: io::Read> Window<R> {
         };
         // serde_json places a value's error after the token, and after the byte it looked at.
         let value_error_at = self.position(end + usize::from(looks_after && end < input.len()));
+        let needs_more = !after_value && looks_after && end >= input.len();
         let Some(open) = &self.start.open else {
-            return data_error(value_error_at, exhausted);
+            return (data_error(value_error_at, exhausted), needs_more);
         };
         let at = self.position(start);
         let mut prefix = Vec::new();
@@ -517,22 +559,48 @@ impl<R: io::Read> Window<R> {
             (0, at.column.saturating_sub(prefix_len))
         };
         let truncated = end < input.len() || !self.ended;
-        let replayed = io::Cursor::new(prefix)
-            .chain(io::repeat(b'\n').take(lines))
-            .chain(io::repeat(b' ').take(spaces))
-            .chain(&input[start..end])
-            // Read to here only: a byte after the token where the stream goes on, so that
-            // serde_json ends a number or a literal as at the byte that follows it.
-            .chain(&b" "[..truncated.into()]);
-        let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(replayed));
+        let replay = |skip: bool| {
+            let replayed = io::Cursor::new(&prefix)
+                .chain(io::repeat(b'\n').take(lines))
+                .chain(io::repeat(b' ').take(spaces))
+                .chain(&input[start..end])
+                // Read to here only: a byte after the token where the stream goes on, so that
+                // serde_json ends a number or a literal as at the byte that follows it.
+                .chain(&b" "[..truncated.into()]);
+            let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(replayed));
+            let read = if skip {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(&mut de).map(|_| ())
+            } else {
+                Replay.deserialize(&mut de)
+            };
+            read.and_then(|()| de.end())
+        };
+        // The replay visits every value, where the reader skips those its type ignores, as
+        // serde_json does: without a nesting limit, and with messages of their own. A refusal
+        // of a skipped value is replayed skipping every value, the bytes before it being ones
+        // the reader read past. So is one where the visiting replay meets the recursion limit
+        // where the reader went past it: the reader refuses a visited value's 129th level at
+        // its first byte, before where serde_json places that error, so the levels the replay
+        // found too deep were of a value the reader skipped.
+        let mut replayed = replay(in_skip);
+        if !in_skip
+            && let Err(e) = &replayed
+            && e.to_string().starts_with("recursion limit exceeded")
+        {
+            let refused = self.position(refused_at);
+            if (refused.line, refused.column) >= (e.line() as u64, e.column() as u64) {
+                replayed = replay(true);
+            }
+        }
         // serde_json meets the end of what it reads after a whole token where the stream
         // goes on, or where the token is whole and the stream ends: the token's value is what
         // the reader refused.
         let whole = is_whole(&input[token..end]);
-        match Replay.deserialize(&mut de).and_then(|()| de.end()) {
+        let error = match replayed {
             Err(e) if self.reached_end || !(e.is_eof() && (truncated || whole)) => e,
             _ => data_error(value_error_at, exhausted),
-        }
+        };
+        (error, needs_more)
     }
 }
 
@@ -656,11 +724,7 @@ fn value_token(input: &[u8], from: usize, at: usize, value_refused: bool) -> (us
                 return (start, at, true);
             }
             b'"' if !inside_string(input, from, at) => {
-                let start = (from..at - 1)
-                    .rev()
-                    .find(|&q| input[q] == b'"' && !inside_string(input, from, q))
-                    .unwrap_or(from);
-                return (start, at, false);
+                return (string_start(input, from, at - 1), at, false);
             }
             b']' | b'}' if !inside_string(input, from, at) => return (at - 1, at, false),
             b'a'..=b'z' => {
@@ -766,6 +830,30 @@ fn inside_string(input: &[u8], from: usize, at: usize) -> bool {
     };
     cuts.scan(&input[..at]);
     cuts.in_string
+}
+
+/// Where the string whose closing quote is at `close` opened, `input[from]` being outside any
+/// string: the last quote before `close` that opens a string, found in one pass from `from`
+/// (`from` itself if none does).
+fn string_start(input: &[u8], from: usize, close: usize) -> usize {
+    let mut opened = from;
+    let mut in_string = false;
+    let mut at = from;
+    while at < close {
+        match input[at] {
+            b'"' => {
+                if !in_string {
+                    opened = at;
+                }
+                in_string = !in_string;
+            }
+            // The escaped byte is never a string's end.
+            b'\\' if in_string => at += 1,
+            _ => {}
+        }
+        at += 1;
+    }
+    opened
 }
 
 /// An error of category `Data` at `at`, for a refusal serde_json finds no syntax error in:
