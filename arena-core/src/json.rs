@@ -356,6 +356,7 @@ where
     let exhausted = crate::exhaustion::count();
     let value_refusals = refused::value_refusals();
     let skip_refusals = refused::skip_refusals();
+    let utf8_refusals = refused::utf8_refusals();
     let (ours, refused_at) = {
         // SAFETY: `window` outlives the reader, which is dropped at the end of this block,
         // and nothing else uses it meanwhile. Nothing borrowed from the input outlives a
@@ -387,7 +388,14 @@ where
             .flatten();
         let value_refused = ran_out.is_some() || refused::value_refusals() != value_refusals;
         let in_skip = refused::skip_refusals() != skip_refusals;
-        window.error(refused_at, read.get(), ran_out, value_refused, in_skip)
+        let utf8_refused = refused::utf8_refusals() != utf8_refusals;
+        window.error(
+            refused_at,
+            read.get(),
+            ran_out,
+            value_refused,
+            [in_skip, utf8_refused],
+        )
     })
 }
 

@@ -858,6 +858,30 @@ fn invalid_utf8_in_a_skipped_value_reads_through_a_window_as_from_a_slice() {
     }
 }
 
+/// A string of invalid UTF-8 skipped, then a syntax error outside the skipped value, through a
+/// window: the syntax error, as from a slice.
+#[test]
+fn a_syntax_error_after_a_skipped_invalid_string_reads_through_a_window_as_from_a_slice() {
+    let bump = bumpalo::Bump::new();
+    for bytes in [
+        &b"{\"name\": \"a\", \"z\": \"\xa0\" 4}"[..],
+        b"{\"z\": [\"\xce\xce\"], \"name\" 1}",
+        b"{\"alse\":\"   @ {\xa0-\"4\n `\x00M\x00\x00n\x00\x10",
+    ] {
+        let slice = arena_core::json::from_slice::<Point<'_>, _>(&bump, bytes)
+            .map(|p| format!("{p:?}"))
+            .map_err(|e| e.to_string());
+        let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
+            ArenaSeed::new(&bump),
+            bytes,
+            0,
+        )
+        .map(|p| format!("{p:?}"))
+        .map_err(|e| e.to_string());
+        assert_eq!(window, slice, "{:?}", String::from_utf8_lossy(bytes));
+    }
+}
+
 /// A `Value` whose arrays and objects are longer than a step of the scratch stack's large
 /// moves (2 MiB of nodes), nested in shorter ones and holding them, reads with the direct path
 /// alone as through serde_json: its long levels move into the arena in steps, its short ones

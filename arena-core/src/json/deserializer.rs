@@ -479,7 +479,7 @@ impl<'de> Deserializer<'de> {
             Text::Borrowed(b) => utf8::check(b).map(Text::Borrowed),
             Text::Copied(b) => utf8::check(b).map(Text::Copied),
         }
-        .ok_or(Refused)
+        .ok_or_else(super::refused::refused_utf8)
     }
 
     /// Reads the string whose opening quote was just consumed, as bytes: its runs as they

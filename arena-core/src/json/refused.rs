@@ -54,6 +54,24 @@ std::thread_local! {
     /// value, which serde_json reads without a nesting limit or a check of its UTF-8. Counted
     /// on the error path only.
     static SKIP_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+
+    /// How many strings this thread's reader refused for their invalid UTF-8: a reader over a
+    /// window tells by it an invalid string it read from one in a value it skipped, which
+    /// serde_json skips without checking it. Counted on the error path only.
+    static UTF8_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// Counts a refusal of a string's invalid UTF-8 (see [`UTF8_REFUSALS`]).
+#[cold]
+#[inline(never)]
+pub(super) fn refused_utf8() -> Refused {
+    UTF8_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
+    Refused
+}
+
+/// How many strings of invalid UTF-8 this thread's reader refused (see [`UTF8_REFUSALS`]).
+pub(super) fn utf8_refusals() -> u64 {
+    UTF8_REFUSALS.with(core::cell::Cell::get)
 }
 
 /// Counts a refusal made while skipping a value (see [`SKIP_REFUSALS`]).

@@ -492,19 +492,25 @@ impl<R: io::Read> Window<R> {
     /// of a value's visitor; its message does not name the type, which only the value knew.
     /// A refusal `after_value` is of the bytes after a value read whole. A value's error is
     /// `exhausted`'s message when the read ran out of a limit or of memory. `value_refused`
-    /// says that a value's visitor or a limit refused (see [`value_token`]), `in_skip` that the
-    /// reader refused while skipping a value its type ignores.
+    /// says that a value's visitor or a limit refused (see [`value_token`]); `in_skip` that the
+    /// reader refused while skipping a value its type ignores, `utf8_refused` that it refused a
+    /// string's invalid UTF-8.
     pub(super) fn error(
         &mut self,
         refused_at: usize,
         after_value: bool,
         exhausted: Option<Exhausted>,
         value_refused: bool,
-        in_skip: bool,
+        [in_skip, utf8_refused]: [bool; 2],
     ) -> serde_json::Error {
         let failed = self.error.take();
-        let (error, needs_more) =
-            self.refusal(refused_at, after_value, exhausted, value_refused, in_skip);
+        let (error, needs_more) = self.refusal(
+            refused_at,
+            after_value,
+            exhausted,
+            value_refused,
+            [in_skip, utf8_refused],
+        );
         match failed {
             // serde_json reads the stream's bytes in order and meets the stream's failure
             // only where it reads past the last of them: the end of the stream, or a number
@@ -522,7 +528,7 @@ impl<R: io::Read> Window<R> {
         after_value: bool,
         exhausted: Option<Exhausted>,
         value_refused: bool,
-        in_skip: bool,
+        [in_skip, utf8_refused]: [bool; 2],
     ) -> (serde_json::Error, bool) {
         self.unpad();
         let refused_at = refused_at.min(self.filled);
@@ -581,14 +587,16 @@ impl<R: io::Read> Window<R> {
         // the reader read past. So is one where the visiting replay meets the recursion limit
         // where the reader went past it: the reader refuses a visited value's 129th level at
         // its first byte, before where serde_json places that error, so the levels the replay
-        // found too deep were of a value the reader skipped.
+        // found too deep were of a value the reader skipped. So is one where the replay meets
+        // a string of invalid UTF-8 the reader did not refuse: a string of a skipped value.
         let mut replayed = replay(in_skip);
-        if !in_skip
-            && let Err(e) = &replayed
-            && e.to_string().starts_with("recursion limit exceeded")
-        {
+        if !in_skip && let Err(e) = &replayed {
+            let message = e.to_string();
             let refused = self.position(refused_at);
-            if (refused.line, refused.column) >= (e.line() as u64, e.column() as u64) {
+            let went_past = (refused.line, refused.column) >= (e.line() as u64, e.column() as u64);
+            if (went_past && message.starts_with("recursion limit exceeded"))
+                || (!utf8_refused && message.starts_with("invalid unicode code point"))
+            {
                 replayed = replay(true);
             }
         }
