@@ -1030,3 +1030,46 @@ fn tuples_and_pairs_read_their_arrays_as_through_serde_json() {
         );
     }
 }
+
+/// A string of invalid UTF-8 where a struct is asked for, through a window: serde_json reads
+/// the string to name it in its error and refuses its UTF-8, as its reader does; also inside a
+/// sequence, where a skipped string of invalid UTF-8 comes before a visited one, and (the
+/// controls) where what follows the skipped string is refused otherwise or read.
+#[test]
+fn an_invalid_string_refused_for_its_type_reads_through_a_window_as_through_serde_json() {
+    let bump = bumpalo::Bump::new();
+    let at = |e: serde_json::Error| (e.classify(), e.line(), e.column());
+    for bytes in [
+        &b"\"\x900\"\x90"[..],
+        b"\"\x900\"",
+        b"  \n \"ab\xce\"",
+        b"[\"\x900\"]",
+        b"{\"z\": \"\xa0\",\n \"x\": \"\xce\xce\"}",
+        b"{\"z\": [\"\xa0\"], \"x\": \"a\\q\"}",
+        b"{\"z\": \"\xa0\", \"x\": \"ok\"}",
+        b"{\"z\": \"\xa0\", \"name\": {}, \"x\": \"\xce\"}",
+        b"{\"z\": \"\xa0\", \"name\": \"\\u00e9\", \"x\": 1, \"y\": 2, \"tags\": []}",
+    ] {
+        let mut de = serde_json::Deserializer::from_reader(bytes);
+        let theirs = ArenaSeed::<Point<'_>, _>::new(&bump)
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
+            .map(|p| format!("{p:?}"))
+            .map_err(at);
+        for size in [usize::MAX, 3, 1] {
+            let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
+                ArenaSeed::new(&bump),
+                std::io::BufReader::with_capacity(size.min(1 << 16), bytes),
+                0,
+            )
+            .map(|p| format!("{p:?}"))
+            .map_err(at);
+            assert_eq!(
+                window,
+                theirs,
+                "{:?} in reads of {size}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
+}

@@ -587,17 +587,30 @@ impl<R: io::Read> Window<R> {
         // the reader read past. So is one where the visiting replay meets the recursion limit
         // where the reader went past it: the reader refuses a visited value's 129th level at
         // its first byte, before where serde_json places that error, so the levels the replay
-        // found too deep were of a value the reader skipped. So is one where the replay meets
-        // a string of invalid UTF-8 the reader did not refuse: a string of a skipped value.
+        // found too deep were of a value the reader skipped. So is one where the replay meets,
+        // before the refused token, a string of invalid UTF-8 the reader did not refuse: a
+        // string of a skipped value. The refused token itself is a visited value's, which
+        // serde_json reads whole where its type does not match (to name it in the message):
+        // a string there has its UTF-8 and escapes checked, where the reader refused it unread.
         let mut replayed = replay(in_skip);
         if !in_skip && let Err(e) = &replayed {
             let message = e.to_string();
             let refused = self.position(refused_at);
             let went_past = (refused.line, refused.column) >= (e.line() as u64, e.column() as u64);
-            if (went_past && message.starts_with("recursion limit exceeded"))
-                || (!utf8_refused && message.starts_with("invalid unicode code point"))
+            if went_past
+                && (message.starts_with("recursion limit exceeded")
+                    || (!utf8_refused && message.starts_with("invalid unicode code point")))
             {
                 replayed = replay(true);
+                if !after_value
+                    && input.get(token) == Some(&b'"')
+                    && replayed
+                        .as_ref()
+                        .map_or_else(serde_json::Error::is_eof, |()| true)
+                    && let Err(e) = string_error(&input[token..end], self.position(token))
+                {
+                    replayed = Err(e);
+                }
             }
         }
         // serde_json meets the end of what it reads after a whole token where the stream
@@ -609,6 +622,21 @@ impl<R: io::Read> Window<R> {
             _ => data_error(value_error_at, exhausted),
         };
         (error, needs_more)
+    }
+}
+
+/// serde_json's error, if any, reading `string` (a string token, from its opening quote) as a
+/// string at `at` in the stream: its UTF-8, escapes and control characters checked. A string
+/// the stream cuts short is none.
+fn string_error(string: &[u8], at: Position) -> Result<(), serde_json::Error> {
+    let stream = io::repeat(b'\n')
+        .take(at.line.saturating_sub(1))
+        .chain(io::repeat(b' ').take(at.column))
+        .chain(string);
+    let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(stream));
+    match serde::Deserializer::deserialize_str(&mut de, Replay) {
+        Err(e) if !e.is_eof() => Err(e),
+        _ => Ok(()),
     }
 }
 
