@@ -354,9 +354,7 @@ where
     // Whether the value was read, so that a refusal is of what follows it.
     let read = core::cell::Cell::new(false);
     let exhausted = crate::exhaustion::count();
-    let value_refusals = refused::value_refusals();
-    let skip_refusals = refused::skip_refusals();
-    let utf8_refusals = refused::utf8_refusals();
+    let counts = refused::Counts::now();
     let (ours, refused_at) = {
         // SAFETY: `window` outlives the reader, which is dropped at the end of this block,
         // and nothing else uses it meanwhile. Nothing borrowed from the input outlives a
@@ -386,16 +384,9 @@ where
         let ran_out = (crate::exhaustion::count() != exhausted)
             .then(crate::exhaustion::last)
             .flatten();
-        let value_refused = ran_out.is_some() || refused::value_refusals() != value_refusals;
-        let in_skip = refused::skip_refusals() != skip_refusals;
-        let utf8_refused = refused::utf8_refusals() != utf8_refusals;
-        window.error(
-            refused_at,
-            read.get(),
-            ran_out,
-            value_refused,
-            [in_skip, utf8_refused],
-        )
+        let mut kinds = counts.since();
+        kinds.value |= ran_out.is_some();
+        window.error(refused_at, read.get(), ran_out, kinds)
     })
 }
 

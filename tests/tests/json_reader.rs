@@ -1038,7 +1038,6 @@ fn tuples_and_pairs_read_their_arrays_as_through_serde_json() {
 #[test]
 fn an_invalid_string_refused_for_its_type_reads_through_a_window_as_through_serde_json() {
     let bump = bumpalo::Bump::new();
-    let at = |e: serde_json::Error| (e.classify(), e.line(), e.column());
     for bytes in [
         &b"\"\x900\"\x90"[..],
         b"\"\x900\"",
@@ -1050,26 +1049,61 @@ fn an_invalid_string_refused_for_its_type_reads_through_a_window_as_through_serd
         b"{\"z\": \"\xa0\", \"name\": {}, \"x\": \"\xce\"}",
         b"{\"z\": \"\xa0\", \"name\": \"\\u00e9\", \"x\": 1, \"y\": 2, \"tags\": []}",
     ] {
-        let mut de = serde_json::Deserializer::from_reader(bytes);
-        let theirs = ArenaSeed::<Point<'_>, _>::new(&bump)
-            .deserialize(&mut de)
-            .and_then(|v| de.end().map(|()| v))
-            .map(|p| format!("{p:?}"))
-            .map_err(at);
-        for size in [usize::MAX, 3, 1] {
-            let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
-                ArenaSeed::new(&bump),
-                std::io::BufReader::with_capacity(size.min(1 << 16), bytes),
-                0,
-            )
-            .map(|p| format!("{p:?}"))
-            .map_err(at);
-            assert_eq!(
-                window,
-                theirs,
-                "{:?} in reads of {size}",
-                String::from_utf8_lossy(bytes)
-            );
-        }
+        window_reads_as_serde_jsons_reader::<Point<'_>>(&bump, bytes);
+    }
+}
+
+/// An enum written as an object that serde_json's grammar for enums refuses, where an object's
+/// allows it, through a window: serde_json's error, at its place. No entry, an entry that is
+/// not a string (a map, a number, a literal, a bad literal, a `]`), more than one entry and
+/// bytes after the one, at reads of every size, each at the top and inside a sequence.
+#[test]
+fn an_enum_object_refused_by_serde_jsons_enum_grammar_reads_through_a_window_as_through_serde_json()
+{
+    for shape in [
+        &b"{}"[..],
+        b"{ \n }",
+        b"{{}}",
+        b"{12 }",
+        b"{-1.5e3}",
+        b"{null}",
+        b"{nul}",
+        b"{tru",
+        b"{]",
+        b"{\"Circle\": 1.5, \"Empty\": null}",
+        b"{\"Circle\": 1.5 \"Empty\"}",
+        b"{\"Pair\": [1, \"a\"]]",
+        b"{\"Named\": {\"id\": 1}\n :}",
+        b"{\"Circle\": 2}",
+    ] {
+        let bump = bumpalo::Bump::new();
+        window_reads_as_serde_jsons_reader::<Shape<'_>>(&bump, shape);
+        window_reads_as_serde_jsons_reader::<&[Shape<'_>]>(&bump, &[b"[", shape, b"]"].concat());
+    }
+}
+
+/// A `T` read from `bytes` through a window, in reads of every size and of 3 and 1 bytes, is
+/// what serde_json's reader reads, or has its error's category, line and column.
+fn window_reads_as_serde_jsons_reader<'a, T>(bump: &'a bumpalo::Bump, bytes: &[u8])
+where
+    T: arena_core::ArenaDeserialize<'a, bumpalo::Bump> + std::fmt::Debug,
+{
+    let at = |e: serde_json::Error| (e.classify(), e.line(), e.column());
+    let mut de = serde_json::Deserializer::from_reader(bytes);
+    let theirs = ArenaSeed::<T, _>::new(bump)
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map(|v| format!("{v:?}"))
+        .map_err(at);
+    for size in [usize::MAX, 3, 1] {
+        let window = arena_core::json::__from_reader_seed_whole_max::<T, _, _>(
+            ArenaSeed::new(bump),
+            std::io::BufReader::with_capacity(size.min(1 << 16), bytes),
+            0,
+        )
+        .map(|v| format!("{v:?}"))
+        .map_err(at);
+        let shown = String::from_utf8_lossy(bytes);
+        assert_eq!(window, theirs, "{shown:?} in reads of {size}");
     }
 }

@@ -1015,7 +1015,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                         self.eat();
                         Ok(value)
                     }
-                    _ => Err(Refused),
+                    Some(_) => Err(super::refused::refused_enum()),
+                    None => Err(Refused),
                 }
             }
             Some(b'"') => visitor.visit_enum(UnitVariantAccess::new(self)),

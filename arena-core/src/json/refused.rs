@@ -59,6 +59,15 @@ std::thread_local! {
     /// window tells by it an invalid string it read from one in a value it skipped, which
     /// serde_json skips without checking it. Counted on the error path only.
     static UTF8_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+
+    /// How many enums written as objects this thread's reader refused where serde_json's
+    /// grammar for them is not an object's: a `}` where the variant's name is due (an object
+    /// may be empty, such an enum may not), or a byte other than `}` after the variant's
+    /// content (an object may go on, such an enum holds one entry). serde_json says it
+    /// expected a value there. A reader over a window, whose errors are found by reading the
+    /// bytes again as any value, tells by it that serde_json read an enum there. Counted on
+    /// the error path only.
+    static ENUM_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
 }
 
 /// Counts a refusal of a string's invalid UTF-8 (see [`UTF8_REFUSALS`]).
@@ -69,11 +78,6 @@ pub(super) fn refused_utf8() -> Refused {
     Refused
 }
 
-/// How many strings of invalid UTF-8 this thread's reader refused (see [`UTF8_REFUSALS`]).
-pub(super) fn utf8_refusals() -> u64 {
-    UTF8_REFUSALS.with(core::cell::Cell::get)
-}
-
 /// Counts a refusal made while skipping a value (see [`SKIP_REFUSALS`]).
 #[cold]
 #[inline(never)]
@@ -81,12 +85,58 @@ pub(super) fn refused_in_skip() {
     SKIP_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
 }
 
-/// How many refusals this thread made while skipping a value (see [`SKIP_REFUSALS`]).
-pub(super) fn skip_refusals() -> u64 {
-    SKIP_REFUSALS.with(core::cell::Cell::get)
+/// Counts a refusal of an enum written as an object at a byte where serde_json says it
+/// expected a value (see [`ENUM_REFUSALS`]).
+#[cold]
+#[inline(never)]
+pub(super) fn refused_enum() -> Refused {
+    ENUM_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
+    Refused
 }
 
-/// How many refusals of a value's type this thread made (see [`VALUE_REFUSALS`]).
-pub(super) fn value_refusals() -> u64 {
-    VALUE_REFUSALS.with(core::cell::Cell::get)
+/// This thread's counts of each kind of refusal, taken before a read, to tell after it what
+/// its refusal was (see [`since`](Self::since)).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Counts {
+    value: u64,
+    skip: u64,
+    utf8: u64,
+    enums: u64,
+}
+
+/// What a read's refusal was, from the counts that moved during it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Kinds {
+    /// A value's type refused the token read (see [`VALUE_REFUSALS`]).
+    pub(super) value: bool,
+    /// The reader refused while skipping a value (see [`SKIP_REFUSALS`]).
+    pub(super) in_skip: bool,
+    /// The reader refused a string's invalid UTF-8 (see [`UTF8_REFUSALS`]).
+    pub(super) utf8: bool,
+    /// The reader refused an enum written as an object where serde_json expects a value
+    /// (see [`ENUM_REFUSALS`]).
+    pub(super) in_enum: bool,
+}
+
+impl Counts {
+    /// This thread's counts now.
+    pub(super) fn now() -> Self {
+        Self {
+            value: VALUE_REFUSALS.with(core::cell::Cell::get),
+            skip: SKIP_REFUSALS.with(core::cell::Cell::get),
+            utf8: UTF8_REFUSALS.with(core::cell::Cell::get),
+            enums: ENUM_REFUSALS.with(core::cell::Cell::get),
+        }
+    }
+
+    /// The kinds of refusal counted since these counts were taken.
+    pub(super) fn since(self) -> Kinds {
+        let now = Self::now();
+        Kinds {
+            value: now.value != self.value,
+            in_skip: now.skip != self.skip,
+            utf8: now.utf8 != self.utf8,
+            in_enum: now.enums != self.enums,
+        }
+    }
 }

@@ -27,8 +27,10 @@ impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
 
     #[inline]
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Refused> {
-        if self.de.peek() != Some(b'"') {
-            return Err(Refused);
+        match self.de.peek() {
+            Some(b'"') => {}
+            Some(b'}') => return Err(super::refused::refused_enum()),
+            _ => return Err(Refused),
         }
         let variant = seed.deserialize(self.de.key())?;
         self.de.colon()?;

@@ -31,6 +31,7 @@ use std::io::{self, Read as _};
 
 use serde::de::DeserializeSeed as _;
 
+use super::refused::Kinds;
 use super::string;
 use crate::exhaustion::Exhausted;
 
@@ -491,26 +492,19 @@ impl<R: io::Read> Window<R> {
     /// error of category `Data` at the end of that token, where serde_json places the errors
     /// of a value's visitor; its message does not name the type, which only the value knew.
     /// A refusal `after_value` is of the bytes after a value read whole. A value's error is
-    /// `exhausted`'s message when the read ran out of a limit or of memory. `value_refused`
-    /// says that a value's visitor or a limit refused (see [`value_token`]); `in_skip` that the
-    /// reader refused while skipping a value its type ignores, `utf8_refused` that it refused a
-    /// string's invalid UTF-8.
+    /// `exhausted`'s message when the read ran out of a limit or of memory. `kinds` says what
+    /// the reader's refusal was: a value's visitor or a limit's (see [`value_token`]), one
+    /// made while skipping a value its type ignores, of a string's invalid UTF-8, or of an
+    /// enum written as an object.
     pub(super) fn error(
         &mut self,
         refused_at: usize,
         after_value: bool,
         exhausted: Option<Exhausted>,
-        value_refused: bool,
-        [in_skip, utf8_refused]: [bool; 2],
+        kinds: Kinds,
     ) -> serde_json::Error {
         let failed = self.error.take();
-        let (error, needs_more) = self.refusal(
-            refused_at,
-            after_value,
-            exhausted,
-            value_refused,
-            [in_skip, utf8_refused],
-        );
+        let (error, needs_more) = self.refusal(refused_at, after_value, exhausted, kinds);
         match failed {
             // serde_json reads the stream's bytes in order and meets the stream's failure
             // only where it reads past the last of them: the end of the stream, or a number
@@ -527,9 +521,14 @@ impl<R: io::Read> Window<R> {
         refused_at: usize,
         after_value: bool,
         exhausted: Option<Exhausted>,
-        value_refused: bool,
-        [in_skip, utf8_refused]: [bool; 2],
+        kinds: Kinds,
     ) -> (serde_json::Error, bool) {
+        let Kinds {
+            value: value_refused,
+            in_skip,
+            utf8: utf8_refused,
+            in_enum,
+        } = kinds;
         self.unpad();
         let refused_at = refused_at.min(self.filled);
         let input = &self.buffer[..self.filled];
@@ -565,11 +564,21 @@ impl<R: io::Read> Window<R> {
             (0, at.column.saturating_sub(prefix_len))
         };
         let truncated = end < input.len() || !self.ended;
+        // An enum written as an object, refused where serde_json expects a value (a `}` for
+        // the variant's name, another byte for the `}` after its content): the bytes before
+        // the refused one are replayed, and where they hold no error, serde_json's error is
+        // "expected value" at that byte.
+        let in_enum = in_enum && !in_skip && !after_value && refused_at < input.len();
+        let (replay_end, truncated) = if in_enum {
+            (refused_at, true)
+        } else {
+            (end, truncated)
+        };
         let replay = |skip: bool| {
             let replayed = io::Cursor::new(&prefix)
                 .chain(io::repeat(b'\n').take(lines))
                 .chain(io::repeat(b' ').take(spaces))
-                .chain(&input[start..end])
+                .chain(&input[start..replay_end])
                 // Read to here only: a byte after the token where the stream goes on, so that
                 // serde_json ends a number or a literal as at the byte that follows it.
                 .chain(&b" "[..truncated.into()]);
@@ -603,6 +612,7 @@ impl<R: io::Read> Window<R> {
             {
                 replayed = replay(true);
                 if !after_value
+                    && !in_enum
                     && input.get(token) == Some(&b'"')
                     && replayed
                         .as_ref()
@@ -612,6 +622,18 @@ impl<R: io::Read> Window<R> {
                     replayed = Err(e);
                 }
             }
+        }
+        if in_enum
+            && replayed
+                .as_ref()
+                .map_or_else(serde_json::Error::is_eof, |()| true)
+        {
+            // A `}` where a value is due is serde_json's "expected value" at the `}`.
+            let at = self.position(refused_at);
+            let mut de =
+                serde_json::Deserializer::from_reader(io::BufReader::new(placed(at, b"}")));
+            replayed =
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(&mut de).map(|_| ());
         }
         // serde_json meets the end of what it reads after a whole token where the stream
         // goes on, or where the token is whole and the stream ends: the token's value is what
@@ -629,15 +651,19 @@ impl<R: io::Read> Window<R> {
 /// string at `at` in the stream: its UTF-8, escapes and control characters checked. A string
 /// the stream cuts short is none.
 fn string_error(string: &[u8], at: Position) -> Result<(), serde_json::Error> {
-    let stream = io::repeat(b'\n')
-        .take(at.line.saturating_sub(1))
-        .chain(io::repeat(b' ').take(at.column))
-        .chain(string);
-    let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(stream));
+    let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(placed(at, string)));
     match serde::Deserializer::deserialize_str(&mut de, Replay) {
         Err(e) if !e.is_eof() => Err(e),
         _ => Ok(()),
     }
+}
+
+/// A stream holding `bytes` at `at`: the line feeds and spaces before them put them there.
+fn placed(at: Position, bytes: &[u8]) -> impl io::Read + '_ {
+    io::repeat(b'\n')
+        .take(at.line.saturating_sub(1))
+        .chain(io::repeat(b' ').take(at.column))
+        .chain(bytes)
 }
 
 /// The token at or after `at` (after whitespace), `input[from]` being outside any string:
