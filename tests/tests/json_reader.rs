@@ -74,6 +74,12 @@ enum Shape<'bump> {
     Named { id: u64, label: Option<&'bump str> },
 }
 
+/// A struct holding an enum, read through the derive's direct JSON path.
+#[derive(arena_core::ArenaDeserialize, Debug, PartialEq)]
+struct Holder<'bump> {
+    shape: Shape<'bump>,
+}
+
 /// A struct read through the derive's direct JSON path with what changes its keys: an alias, a
 /// name JSON escapes (a quote), a default, a skipped field, a struct field, a slice of structs.
 #[derive(arena_core::ArenaDeserialize, Debug, PartialEq)]
@@ -1056,7 +1062,8 @@ fn an_invalid_string_refused_for_its_type_reads_through_a_window_as_through_serd
 /// An enum written as an object that serde_json's grammar for enums refuses, where an object's
 /// allows it, through a window: serde_json's error, at its place. No entry, an entry that is
 /// not a string (a map, a number, a literal, a bad literal, a `]`), more than one entry and
-/// bytes after the one, at reads of every size, each at the top and inside a sequence.
+/// bytes after the one, and values neither an object nor a string, at reads of every size,
+/// each at the top, inside a sequence and as a struct's field.
 #[test]
 fn an_enum_object_refused_by_serde_jsons_enum_grammar_reads_through_a_window_as_through_serde_json()
 {
@@ -1075,10 +1082,19 @@ fn an_enum_object_refused_by_serde_jsons_enum_grammar_reads_through_a_window_as_
         b"{\"Pair\": [1, \"a\"]]",
         b"{\"Named\": {\"id\": 1}\n :}",
         b"{\"Circle\": 2}",
+        b"1",
+        b"-",
+        b"[]",
+        b"null",
+        b"tru",
+        b"]",
+        b"\"Empty\"",
     ] {
         let bump = bumpalo::Bump::new();
         window_reads_as_serde_jsons_reader::<Shape<'_>>(&bump, shape);
         window_reads_as_serde_jsons_reader::<&[Shape<'_>]>(&bump, &[b"[", shape, b"]"].concat());
+        let held = [&b"{\"shape\": "[..], shape, b"}"].concat();
+        window_reads_as_serde_jsons_reader::<Holder<'_>>(&bump, &held);
     }
 }
 

@@ -1020,7 +1020,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 }
             }
             Some(b'"') => visitor.visit_enum(UnitVariantAccess::new(self)),
-            _ => Err(Refused),
+            Some(_) => Err(super::refused::refused_enum()),
+            None => Err(Refused),
         }
     }
 

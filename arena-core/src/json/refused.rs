@@ -60,11 +60,12 @@ std::thread_local! {
     /// serde_json skips without checking it. Counted on the error path only.
     static UTF8_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
 
-    /// How many enums written as objects this thread's reader refused where serde_json's
-    /// grammar for them is not an object's: a `}` where the variant's name is due (an object
-    /// may be empty, such an enum may not), or a byte other than `}` after the variant's
-    /// content (an object may go on, such an enum holds one entry). serde_json says it
-    /// expected a value there. A reader over a window, whose errors are found by reading the
+    /// How many enums this thread's reader refused where serde_json's grammar for them says
+    /// "expected value": a byte that starts neither an object nor a string where an enum is
+    /// due (another value is no enum), and, in an enum written as an object, a `}` where the
+    /// variant's name is due (an object may be empty, such an enum may not) or a byte other
+    /// than `}` after the variant's content (an object may go on, such an enum holds one
+    /// entry). A reader over a window, whose errors are found by reading the
     /// bytes again as any value, tells by it that serde_json read an enum there. Counted on
     /// the error path only.
     static ENUM_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
@@ -85,8 +86,8 @@ pub(super) fn refused_in_skip() {
     SKIP_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
 }
 
-/// Counts a refusal of an enum written as an object at a byte where serde_json says it
-/// expected a value (see [`ENUM_REFUSALS`]).
+/// Counts a refusal of an enum at a byte where serde_json says it expected a value (see
+/// [`ENUM_REFUSALS`]).
 #[cold]
 #[inline(never)]
 pub(super) fn refused_enum() -> Refused {
@@ -113,8 +114,8 @@ pub(super) struct Kinds {
     pub(super) in_skip: bool,
     /// The reader refused a string's invalid UTF-8 (see [`UTF8_REFUSALS`]).
     pub(super) utf8: bool,
-    /// The reader refused an enum written as an object where serde_json expects a value
-    /// (see [`ENUM_REFUSALS`]).
+    /// The reader refused an enum where serde_json says it expected a value (see
+    /// [`ENUM_REFUSALS`]).
     pub(super) in_enum: bool,
 }
 

@@ -564,10 +564,10 @@ impl<R: io::Read> Window<R> {
             (0, at.column.saturating_sub(prefix_len))
         };
         let truncated = end < input.len() || !self.ended;
-        // An enum written as an object, refused where serde_json expects a value (a `}` for
-        // the variant's name, another byte for the `}` after its content): the bytes before
-        // the refused one are replayed, and where they hold no error, serde_json's error is
-        // "expected value" at that byte.
+        // An enum refused where serde_json's grammar for enums says "expected value" (a value
+        // neither an object nor a string; in an object, a `}` for the variant's name or
+        // another byte for the `}` after its content): the bytes before the refused one are
+        // replayed, and where they hold no error, that is the error, at that byte.
         let in_enum = in_enum && !in_skip && !after_value && refused_at < input.len();
         let (replay_end, truncated) = if in_enum {
             (refused_at, true)
