@@ -86,10 +86,7 @@ macro_rules! tuple_impl {
                     }
                     let $name = $name::__deserialize_json_in(arena, array.reader())?;
                 )+
-                if array.next()? {
-                    return Err(Refused);
-                }
-                array.close()?;
+                array.end()?;
                 Ok(($($name,)+))
             }
 

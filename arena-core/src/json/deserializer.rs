@@ -757,7 +757,10 @@ impl<'de> Deserializer<'de> {
                 self.eat();
                 Ok(value)
             }
-            _ => Err(Refused),
+            Some(_) => Err(super::refused::refused_by(
+                super::refused::Grammar::Trailing(b']'),
+            )),
+            None => Err(Refused),
         }
     }
 
@@ -770,7 +773,10 @@ impl<'de> Deserializer<'de> {
                 self.eat();
                 Ok(value)
             }
-            _ => Err(Refused),
+            Some(_) => Err(super::refused::refused_by(
+                super::refused::Grammar::Trailing(b'}'),
+            )),
+            None => Err(Refused),
         }
     }
 
@@ -1015,12 +1021,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                         self.eat();
                         Ok(value)
                     }
-                    Some(_) => Err(super::refused::refused_enum()),
+                    Some(_) => Err(super::refused::refused_by(super::refused::Grammar::Enum)),
                     None => Err(Refused),
                 }
             }
             Some(b'"') => visitor.visit_enum(UnitVariantAccess::new(self)),
-            Some(_) => Err(super::refused::refused_enum()),
+            Some(_) => Err(super::refused::refused_by(super::refused::Grammar::Enum)),
             None => Err(Refused),
         }
     }

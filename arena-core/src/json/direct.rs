@@ -302,6 +302,24 @@ impl<'a, 'de> Array<'a, 'de> {
         self.de
     }
 
+    /// Closes an array whose elements are all read (a tuple's, say): [`close`](Self::close) at
+    /// its `]`, refused at anything else, where serde_json says "trailing characters" or
+    /// "trailing comma".
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`] where another element or anything but the `]` follows.
+    #[inline(always)]
+    pub(crate) fn end(self) -> Result<(), Refused> {
+        match self.de.peek() {
+            Some(b']') => self.close(),
+            Some(_) => Err(super::refused::refused_by(
+                super::refused::Grammar::Trailing(b']'),
+            )),
+            None => Err(Refused),
+        }
+    }
+
     /// Consumes the array's `]` (the last [`next`](Self::next) found it) and leaves its level.
     ///
     /// # Errors

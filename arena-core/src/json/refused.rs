@@ -26,6 +26,18 @@ impl serde::de::Error for Refused {
     fn custom<T: fmt::Display>(_msg: T) -> Self {
         Self::by_value()
     }
+
+    #[cold]
+    fn missing_field(_field: &'static str) -> Self {
+        Self::by_value();
+        refused_by(Grammar::MissingField)
+    }
+
+    #[cold]
+    fn duplicate_field(_field: &'static str) -> Self {
+        Self::by_value();
+        refused_by(Grammar::DuplicateField)
+    }
 }
 
 impl Refused {
@@ -60,15 +72,13 @@ std::thread_local! {
     /// serde_json skips without checking it. Counted on the error path only.
     static UTF8_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
 
-    /// How many enums this thread's reader refused where serde_json's grammar for them says
-    /// "expected value": a byte that starts neither an object nor a string where an enum is
-    /// due (another value is no enum), and, in an enum written as an object, a `}` where the
-    /// variant's name is due (an object may be empty, such an enum may not) or a byte other
-    /// than `}` after the variant's content (an object may go on, such an enum holds one
-    /// entry). A reader over a window, whose errors are found by reading the
-    /// bytes again as any value, tells by it that serde_json read an enum there. Counted on
-    /// the error path only.
-    static ENUM_REFUSALS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+    /// How many refusals this thread's reader made at a byte where serde_json's grammar for
+    /// the type read says what is wrong, and the last one's kind: a reader over a window,
+    /// whose errors are found by reading the bytes again as any value, tells by it where
+    /// serde_json's grammar for that type differs from any value's. Counted on the error path
+    /// only.
+    static GRAMMAR_REFUSALS: core::cell::Cell<(u64, Option<Grammar>)> =
+        const { core::cell::Cell::new((0, None)) };
 }
 
 /// Counts a refusal of a string's invalid UTF-8 (see [`UTF8_REFUSALS`]).
@@ -86,12 +96,32 @@ pub(super) fn refused_in_skip() {
     SKIP_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
 }
 
-/// Counts a refusal of an enum at a byte where serde_json says it expected a value (see
-/// [`ENUM_REFUSALS`]).
+/// A refusal at a byte where serde_json's grammar for the type read, which a replay reading
+/// any value cannot know, says what is wrong (see [`GRAMMAR_REFUSALS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Grammar {
+    /// An enum: a value neither an object nor a string where it is due, or, in an enum
+    /// written as an object, a `}` where the variant's name is due (an object may be empty,
+    /// such an enum may not) or a byte other than `}` after the variant's content (an object
+    /// may go on, such an enum holds one entry). serde_json says "expected value" there.
+    Enum,
+    /// A sequence or an object (its closing byte) whose visitor took no more of its
+    /// elements or entries, at a byte other than that one: serde_json says "trailing
+    /// comma" or "trailing characters" there.
+    Trailing(u8),
+    /// A visitor's missing field, at the end of an object: serde_json reads the `}` before it
+    /// places the error.
+    MissingField,
+    /// A visitor's duplicate field, after its key: serde_json looks at the byte after the
+    /// key (the `:`) before it places the error.
+    DuplicateField,
+}
+
+/// Counts a refusal of kind `grammar` (see [`GRAMMAR_REFUSALS`]).
 #[cold]
 #[inline(never)]
-pub(super) fn refused_enum() -> Refused {
-    ENUM_REFUSALS.with(|n| n.set(n.get().wrapping_add(1)));
+pub(super) fn refused_by(grammar: Grammar) -> Refused {
+    GRAMMAR_REFUSALS.with(|n| n.set((n.get().0.wrapping_add(1), Some(grammar))));
     Refused
 }
 
@@ -102,7 +132,7 @@ pub(super) struct Counts {
     value: u64,
     skip: u64,
     utf8: u64,
-    enums: u64,
+    grammar: u64,
 }
 
 /// What a read's refusal was, from the counts that moved during it.
@@ -114,9 +144,9 @@ pub(super) struct Kinds {
     pub(super) in_skip: bool,
     /// The reader refused a string's invalid UTF-8 (see [`UTF8_REFUSALS`]).
     pub(super) utf8: bool,
-    /// The reader refused an enum where serde_json says it expected a value (see
-    /// [`ENUM_REFUSALS`]).
-    pub(super) in_enum: bool,
+    /// The reader refused at a byte where serde_json's grammar for the type read says what
+    /// is wrong (see [`GRAMMAR_REFUSALS`]).
+    pub(super) grammar: Option<Grammar>,
 }
 
 impl Counts {
@@ -126,7 +156,7 @@ impl Counts {
             value: VALUE_REFUSALS.with(core::cell::Cell::get),
             skip: SKIP_REFUSALS.with(core::cell::Cell::get),
             utf8: UTF8_REFUSALS.with(core::cell::Cell::get),
-            enums: ENUM_REFUSALS.with(core::cell::Cell::get),
+            grammar: GRAMMAR_REFUSALS.with(core::cell::Cell::get).0,
         }
     }
 
@@ -137,7 +167,11 @@ impl Counts {
             value: now.value != self.value,
             in_skip: now.skip != self.skip,
             utf8: now.utf8 != self.utf8,
-            in_enum: now.enums != self.enums,
+            grammar: if now.grammar == self.grammar {
+                None
+            } else {
+                GRAMMAR_REFUSALS.with(core::cell::Cell::get).1
+            },
         }
     }
 }

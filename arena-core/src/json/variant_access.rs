@@ -29,7 +29,7 @@ impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Refused> {
         match self.de.peek() {
             Some(b'"') => {}
-            Some(b'}') => return Err(super::refused::refused_enum()),
+            Some(b'}') => return Err(super::refused::refused_by(super::refused::Grammar::Enum)),
             _ => return Err(Refused),
         }
         let variant = seed.deserialize(self.de.key())?;

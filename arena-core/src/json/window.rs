@@ -31,7 +31,7 @@ use std::io::{self, Read as _};
 
 use serde::de::DeserializeSeed as _;
 
-use super::refused::Kinds;
+use super::refused::{Grammar, Kinds};
 use super::string;
 use crate::exhaustion::Exhausted;
 
@@ -527,7 +527,7 @@ impl<R: io::Read> Window<R> {
             value: value_refused,
             in_skip,
             utf8: utf8_refused,
-            in_enum,
+            grammar,
         } = kinds;
         self.unpad();
         let refused_at = refused_at.min(self.filled);
@@ -564,12 +564,13 @@ impl<R: io::Read> Window<R> {
             (0, at.column.saturating_sub(prefix_len))
         };
         let truncated = end < input.len() || !self.ended;
-        // An enum refused where serde_json's grammar for enums says "expected value" (a value
-        // neither an object nor a string; in an object, a `}` for the variant's name or
-        // another byte for the `}` after its content): the bytes before the refused one are
-        // replayed, and where they hold no error, that is the error, at that byte.
-        let in_enum = in_enum && !in_skip && !after_value && refused_at < input.len();
-        let (replay_end, truncated) = if in_enum {
+        // A refusal where serde_json's grammar for the type read says what is wrong (see
+        // `Grammar`): the bytes before the refused one are replayed, and where they hold no
+        // error, serde_json's error is that grammar's, at its place.
+        let grammar = grammar
+            .filter(|_| !in_skip && !after_value)
+            .and_then(|grammar| self.grammar_error(grammar, refused_at, exhausted));
+        let (replay_end, truncated) = if grammar.is_some() {
             (refused_at, true)
         } else {
             (end, truncated)
@@ -612,7 +613,7 @@ impl<R: io::Read> Window<R> {
             {
                 replayed = replay(true);
                 if !after_value
-                    && !in_enum
+                    && grammar.is_none()
                     && input.get(token) == Some(&b'"')
                     && replayed
                         .as_ref()
@@ -623,17 +624,12 @@ impl<R: io::Read> Window<R> {
                 }
             }
         }
-        if in_enum
+        if let Some(error) = grammar
             && replayed
                 .as_ref()
                 .map_or_else(serde_json::Error::is_eof, |()| true)
         {
-            // A `}` where a value is due is serde_json's "expected value" at the `}`.
-            let at = self.position(refused_at);
-            let mut de =
-                serde_json::Deserializer::from_reader(io::BufReader::new(placed(at, b"}")));
-            replayed =
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(&mut de).map(|_| ());
+            replayed = Err(error);
         }
         // serde_json meets the end of what it reads after a whole token where the stream
         // goes on, or where the token is whole and the stream ends: the token's value is what
@@ -645,25 +641,102 @@ impl<R: io::Read> Window<R> {
         };
         (error, needs_more)
     }
+
+    /// serde_json's error for a refusal of kind `grammar` at `refused_at` (a byte the reader
+    /// peeked), where the bytes before it hold none: `None` where it cannot be placed (the
+    /// bytes it depends on are past the window's end), and the replay says.
+    fn grammar_error(
+        &self,
+        grammar: Grammar,
+        refused_at: usize,
+        exhausted: Option<Exhausted>,
+    ) -> Option<serde_json::Error> {
+        let input = &self.buffer[..self.filled];
+        let after_whitespace = |at: usize| end_of_whitespace(input, at);
+        let at = after_whitespace(refused_at);
+        let byte = *input.get(at)?;
+        // The error of reading `bytes` at `at`, `lead` before them.
+        let synthetic = |at: usize, lead: &[u8], bytes: &[u8], seq: bool| {
+            let stream = placed(self.position(at), lead, bytes)?;
+            let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(stream));
+            let read = if seq {
+                <Vec<serde::de::IgnoredAny> as serde::Deserialize>::deserialize(&mut de).map(|_| ())
+            } else {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(&mut de).map(|_| ())
+            };
+            read.and_then(|()| de.end()).err()
+        };
+        // serde_json's "expected value", "trailing comma" and "trailing characters" at `at`.
+        let expected_value = |at| synthetic(at, b"", b"}", false);
+        let trailing_comma = |at| synthetic(at, b"[0,", b"]", true);
+        let trailing_characters = |at| synthetic(at, b"0", b"x", false);
+        match grammar {
+            Grammar::Enum => expected_value(at),
+            Grammar::Trailing(b'}') if byte == b',' => trailing_comma(at),
+            Grammar::Trailing(_) if byte == b',' => {
+                // serde_json looks past the comma of a sequence: a `]` makes it a trailing one.
+                let next = after_whitespace(at + 1);
+                match input.get(next) {
+                    Some(b']') => trailing_comma(next),
+                    Some(_) => trailing_characters(next),
+                    None => None,
+                }
+            }
+            Grammar::Trailing(_) => trailing_characters(at),
+            // serde_json reads the `}` before it places the visitor's error after it.
+            Grammar::MissingField if byte == b'}' => {
+                Some(data_error(self.position(at + 1), exhausted))
+            }
+            Grammar::MissingField => None,
+            // serde_json looks at the `:` after the key (past whitespace), which the reader may
+            // have read past.
+            Grammar::DuplicateField => {
+                let before = input[..refused_at]
+                    .iter()
+                    .rposition(|b| !matches!(b, b' ' | b'\n' | b'\t' | b'\r'));
+                let colon = match before {
+                    Some(colon) if input[colon] == b':' => colon,
+                    _ if byte == b':' => at,
+                    _ => return None,
+                };
+                Some(data_error(self.position(colon + 1), exhausted))
+            }
+        }
+    }
 }
 
 /// serde_json's error, if any, reading `string` (a string token, from its opening quote) as a
 /// string at `at` in the stream: its UTF-8, escapes and control characters checked. A string
 /// the stream cuts short is none.
 fn string_error(string: &[u8], at: Position) -> Result<(), serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(placed(at, string)));
+    let stream = placed(at, b"", string).expect("no lead to place");
+    let mut de = serde_json::Deserializer::from_reader(io::BufReader::new(stream));
     match serde::Deserializer::deserialize_str(&mut de, Replay) {
         Err(e) if !e.is_eof() => Err(e),
         _ => Ok(()),
     }
 }
 
-/// A stream holding `bytes` at `at`: the line feeds and spaces before them put them there.
-fn placed(at: Position, bytes: &[u8]) -> impl io::Read + '_ {
-    io::repeat(b'\n')
-        .take(at.line.saturating_sub(1))
-        .chain(io::repeat(b' ').take(at.column))
-        .chain(bytes)
+/// A stream holding `bytes` at `at`, `lead` just before them: on their line where it has room
+/// for it, else at the end of the line before. `None` where neither has.
+fn placed<'a>(at: Position, lead: &'a [u8], bytes: &'a [u8]) -> Option<impl io::Read + 'a> {
+    let lead_len = lead.len() as u64;
+    let (lines, before_lead, line_feed, after_lead) = if at.column >= lead_len {
+        (at.line.saturating_sub(1), at.column - lead_len, 0, 0)
+    } else if at.line >= 2 {
+        (at.line - 2, 0, 1, at.column)
+    } else {
+        return None;
+    };
+    Some(
+        io::repeat(b'\n')
+            .take(lines)
+            .chain(io::repeat(b' ').take(before_lead))
+            .chain(lead)
+            .chain(&b"\n"[..line_feed])
+            .chain(io::repeat(b' ').take(after_lead))
+            .chain(bytes),
+    )
 }
 
 /// The token at or after `at` (after whitespace), `input[from]` being outside any string:

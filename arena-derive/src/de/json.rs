@@ -91,10 +91,13 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
     let arms = own.iter().enumerate().map(|(n, &(i, field))| {
         let var = field_i(i);
         let ty = field.ty;
+        let name = &field.attrs.name;
         quote! {
             #n => {
                 if ::core::option::Option::is_some(&#var) {
-                    return ::core::result::Result::Err(#refused);
+                    return ::core::result::Result::Err(
+                        <#refused as __serde::de::Error>::duplicate_field(#name),
+                    );
                 }
                 #var = ::core::option::Option::Some(
                     <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_json_in(
