@@ -257,7 +257,10 @@ where
 /// a `T`, holds more than whitespace after it, or breaks the default
 /// [`Limits`](crate::Limits), at the line and column of the whole stream; one of category `Io`
 /// when `reader` fails. A syntax error is serde_json's own; a value's (a `T` the text does not
-/// hold, a limit) is of category `Data` with a message that does not name the type.
+/// hold, a limit) is of category `Data` with a message that does not name the type. Past
+/// [`WHOLE_INPUT_MAX`] one error differs from serde_json's: a key that a struct refuses (a
+/// duplicate, or one it denies as unknown) followed by a syntax error (no `:`, or no value
+/// after it) gives that syntax error, where serde_json gives the key's.
 ///
 /// # Examples
 ///

@@ -100,6 +100,18 @@ where
                 .and_then(|v| de.end().map(|()| v))
                 .expect_err("serde_json refuses what from_slice refuses");
             let at = |e: &serde_json::Error| (e.classify(), e.line(), e.column());
+            // The one documented difference: a key its struct refuses, followed by a syntax
+            // error, is that syntax error, on the key's line at or after serde_json's column.
+            let refused_key = ["duplicate field", "unknown field"]
+                .iter()
+                .any(|m| theirs.to_string().starts_with(m));
+            if refused_key
+                && read.is_syntax()
+                && read.line() == theirs.line()
+                && read.column() >= theirs.column()
+            {
+                return;
+            }
             assert_eq!(
                 at(&read),
                 at(&theirs),

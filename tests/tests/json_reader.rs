@@ -1182,3 +1182,61 @@ fn trailing_elements_and_missing_fields_read_through_a_window_as_through_serde_j
         window_reads_as_serde_jsons_reader::<&[Point<'_>]>(&bump, &nested);
     }
 }
+
+/// The one error of a window that differs from serde_json's: a key its struct refuses (a
+/// duplicate, or one it denies as unknown) followed by a syntax error (no `:`, or no value
+/// after it) is that syntax error, where serde_json gives the key's error, on the same line at
+/// or after its column. With the `:` and a value there, the key's error, as serde_json gives
+/// it, whatever the spacing and the value.
+#[test]
+fn a_refused_key_without_its_colon_is_the_syntax_error_through_a_window() {
+    let bump = bumpalo::Bump::new();
+    let at = |e: &serde_json::Error| (e.line(), e.column());
+    for (bytes, with_colon) in [
+        (
+            &br#"{"name": "a", "name" 1}"#[..],
+            &br#"{"name": "a", "name": 1}"#[..],
+        ),
+        (
+            br#"{"name": "a", "name":}"#,
+            br#"{"name": "a", "name":"b"}"#,
+        ),
+        (br#"{"name":"a","name"}"#, br#"{"name":"a","name":"b"}"#),
+        (br#"{"x": 1, "y": 2, "x" 3}"#, br#"{"x": 1, "y": 2, "x": 3}"#),
+    ] {
+        let mut de = serde_json::Deserializer::from_reader(bytes);
+        let theirs = ArenaSeed::<Point<'_>, _>::new(&bump)
+            .deserialize(&mut de)
+            .unwrap_err();
+        let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
+            ArenaSeed::new(&bump),
+            bytes,
+            0,
+        )
+        .unwrap_err();
+        let shown = String::from_utf8_lossy(bytes);
+        assert!(
+            theirs.to_string().starts_with("duplicate field"),
+            "{shown:?}: {theirs}"
+        );
+        assert!(window.is_syntax(), "{shown:?}: {window}");
+        assert_eq!(window.line(), theirs.line(), "{shown:?}");
+        assert!(window.column() >= theirs.column(), "{shown:?}");
+        // With its colon, the key's error where serde_json places it.
+        window_reads_as_serde_jsons_reader::<Point<'_>>(&bump, with_colon);
+    }
+    let strict = br#"{"a": true, "other" 2}"#;
+    let mut de = serde_json::Deserializer::from_reader(&strict[..]);
+    let theirs = ArenaSeed::<Strict, _>::new(&bump)
+        .deserialize(&mut de)
+        .unwrap_err();
+    let window = arena_core::json::__from_reader_seed_whole_max::<Strict, _, _>(
+        ArenaSeed::new(&bump),
+        &strict[..],
+        0,
+    )
+    .unwrap_err();
+    assert!(theirs.to_string().starts_with("unknown field"), "{theirs}");
+    assert!(window.is_syntax(), "{window}");
+    assert_eq!(at(&window), at(&theirs));
+}

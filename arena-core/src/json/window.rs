@@ -494,8 +494,10 @@ impl<R: io::Read> Window<R> {
     /// A refusal `after_value` is of the bytes after a value read whole. A value's error is
     /// `exhausted`'s message when the read ran out of a limit or of memory. `kinds` says what
     /// the reader's refusal was: a value's visitor or a limit's (see [`value_token`]), one
-    /// made while skipping a value its type ignores, of a string's invalid UTF-8, or of an
-    /// enum written as an object.
+    /// made while skipping a value its type ignores, of a string's invalid UTF-8, or one where
+    /// serde_json's grammar for the type read differs from any value's ([`Grammar`]: an enum,
+    /// a sequence or object that takes no more, a missing or duplicate field), whose error is
+    /// placed where serde_json places it, after a replay of the bytes before it.
     pub(super) fn error(
         &mut self,
         refused_at: usize,
@@ -688,18 +690,41 @@ impl<R: io::Read> Window<R> {
                 Some(data_error(self.position(at + 1), exhausted))
             }
             Grammar::MissingField => None,
-            // serde_json looks at the `:` after the key (past whitespace), which the reader may
-            // have read past.
+            // serde_json looks at the `:` after the key (past whitespace), which the reader
+            // may have read past: past a string value's opening quote, or past a value after
+            // it that is a string, a number or a literal.
             Grammar::DuplicateField => {
-                let before = input[..refused_at]
-                    .iter()
-                    .rposition(|b| !matches!(b, b' ' | b'\n' | b'\t' | b'\r'));
-                let colon = match before {
-                    Some(colon) if input[colon] == b':' => colon,
-                    _ if byte == b':' => at,
-                    _ => return None,
+                let from = self.start.pos.min(refused_at);
+                let last_before = |end: usize| {
+                    input[from..end]
+                        .iter()
+                        .rposition(|b| !matches!(b, b' ' | b'\n' | b'\t' | b'\r'))
+                        .map(|i| from + i)
                 };
-                Some(data_error(self.position(colon + 1), exhausted))
+                let in_string = inside_string(input, from, refused_at);
+                let colon = match last_before(refused_at) {
+                    Some(colon) if input[colon] == b':' => Some(colon),
+                    // The opening quote of a string value the reader read with its entry.
+                    Some(open) if input[open] == b'"' && in_string => last_before(open),
+                    Some(close) if input[close] == b'"' && !in_string => {
+                        last_before(string_start(input, from, close))
+                    }
+                    Some(last) if input[last].is_ascii_alphanumeric() => {
+                        let start = input[from..=last]
+                            .iter()
+                            .rposition(|b| !matches!(b, b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'+' | b'.'))
+                            .map_or(from, |i| from + i + 1);
+                        last_before(start)
+                    }
+                    _ => None,
+                };
+                match colon {
+                    Some(colon) if input[colon] == b':' => {
+                        Some(data_error(self.position(colon + 1), exhausted))
+                    }
+                    _ if byte == b':' => Some(data_error(self.position(at + 1), exhausted)),
+                    _ => None,
+                }
             }
         }
     }
