@@ -1202,7 +1202,10 @@ fn a_refused_key_without_its_colon_is_the_syntax_error_through_a_window() {
             br#"{"name": "a", "name":"b"}"#,
         ),
         (br#"{"name":"a","name"}"#, br#"{"name":"a","name":"b"}"#),
-        (br#"{"x": 1, "y": 2, "x" 3}"#, br#"{"x": 1, "y": 2, "x": 3}"#),
+        (
+            br#"{"x": 1, "y": 2, "x" 3}"#,
+            br#"{"x": 1, "y": 2, "x": 3}"#,
+        ),
     ] {
         let mut de = serde_json::Deserializer::from_reader(bytes);
         let theirs = ArenaSeed::<Point<'_>, _>::new(&bump)
@@ -1239,4 +1242,25 @@ fn a_refused_key_without_its_colon_is_the_syntax_error_through_a_window() {
     assert!(theirs.to_string().starts_with("unknown field"), "{theirs}");
     assert!(window.is_syntax(), "{window}");
     assert_eq!(at(&window), at(&theirs));
+}
+
+/// A `\u` escape whose 4 bytes are no hex digits, a quote among them, through a window:
+/// serde_json reads the 4 bytes past the quote before it checks them, and places its "invalid
+/// escape" after the 4th, as its reader does; at the top, in a sequence, as a key, across reads
+/// of every size.
+#[test]
+fn a_short_unicode_escape_reads_through_a_window_as_through_serde_json() {
+    let bump = bumpalo::Bump::new();
+    for bytes in [
+        &b"\"r/\\ue\"\\C"[..],
+        b"\"\\u\" 1234",
+        b"\"ab\\u12\"",
+        b"[\"\\u00\", 1]",
+        b"{\"\\uzz\": 1}",
+        b"\"\\u00e9\\u1\"  ",
+        b"\"\\\\u\"",
+    ] {
+        window_reads_as_serde_jsons_reader::<Value<'_>>(&bump, bytes);
+        window_reads_as_serde_jsons_reader::<&str>(&bump, bytes);
+    }
 }

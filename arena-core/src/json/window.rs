@@ -800,12 +800,32 @@ fn token_at(input: &[u8], from: usize, at: usize) -> (usize, bool) {
     }
     // Inside a string from `at`: to the byte after its closing quote.
     cuts.scanned = at;
+    let escaped = cuts.escaped;
     while cuts.in_string && cuts.scanned < input.len() {
         let next = cuts.scanned + 1;
         cuts.scan(&input[..next]);
         cuts.scanned = cuts.scanned.max(next);
     }
-    (cuts.scanned, false)
+    (hex_escape_end(input, at, cuts.scanned, escaped), false)
+}
+
+/// The end of the string whose bytes from `at` (escaped if `escaped`) to `end` [`token_at`]
+/// found, as serde_json reads it: a `\u` escape takes the 4 bytes after it before their digits
+/// are checked, so where those are no hex digits (a quote among them) serde_json reads past
+/// the quote that ends the string for a reader of one escaped byte, to the 4th byte.
+fn hex_escape_end(input: &[u8], at: usize, end: usize, mut escaped: bool) -> usize {
+    for i in at..end {
+        if escaped {
+            escaped = false;
+            let hex = input.get(i + 1..i + 5);
+            if input[i] == b'u' && !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                return (i + 5).min(input.len()).max(end);
+            }
+        } else {
+            escaped = input[i] == b'\\';
+        }
+    }
+    end
 }
 
 /// Where serde_json stops reading the number at `at` (a `-` or a digit), by JSON's grammar
