@@ -844,24 +844,29 @@ fn invalid_utf8_in_a_skipped_value_reads_through_a_window_as_from_a_slice() {
         let mut bytes = br#"{"name": "a", "x": 1, "y": 2, "tags": [], "z": {"": "#.to_vec();
         bytes.extend_from_slice(b"\"\xce\xce\xce\"}, \"w\": ");
         bytes.extend_from_slice(tail);
-        let slice = arena_core::json::from_slice::<Point<'_>, _>(&bump, &bytes)
-            .map(|p| format!("{p:?}"))
-            .map_err(|e| e.to_string());
-        for sizes in [usize::MAX, 7, 1] {
-            let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
-                ArenaSeed::new(&bump),
-                std::io::BufReader::with_capacity(sizes.min(1 << 16), &bytes[..]),
-                0,
-            )
-            .map(|p| format!("{p:?}"))
-            .map_err(|e| e.to_string());
-            assert_eq!(
-                window,
-                slice,
-                "{:?} in reads of {sizes}",
-                String::from_utf8_lossy(&bytes)
-            );
-        }
+        window_reads_as_from_slice::<Point<'_>>(&bump, &bytes, &[usize::MAX, 7, 1]);
+    }
+}
+
+/// Reads `bytes` as a `T` through a window, in reads of each of `sizes` bytes, and asserts that
+/// the value or the error (its message, with its position) is `from_slice`'s.
+fn window_reads_as_from_slice<'a, T>(bump: &'a bumpalo::Bump, bytes: &[u8], sizes: &[usize])
+where
+    T: arena_core::ArenaDeserialize<'a, bumpalo::Bump> + std::fmt::Debug,
+{
+    let slice = arena_core::json::from_slice::<T, _>(bump, bytes)
+        .map(|v| format!("{v:?}"))
+        .map_err(|e| e.to_string());
+    for &size in sizes {
+        let window = arena_core::json::__from_reader_seed_whole_max::<T, _, _>(
+            ArenaSeed::new(bump),
+            std::io::BufReader::with_capacity(size.min(1 << 16), bytes),
+            0,
+        )
+        .map(|v| format!("{v:?}"))
+        .map_err(|e| e.to_string());
+        let shown = String::from_utf8_lossy(bytes);
+        assert_eq!(window, slice, "{shown:?} in reads of {size}");
     }
 }
 
@@ -875,17 +880,7 @@ fn a_syntax_error_after_a_skipped_invalid_string_reads_through_a_window_as_from_
         b"{\"z\": [\"\xce\xce\"], \"name\" 1}",
         b"{\"alse\":\"   @ {\xa0-\"4\n `\x00M\x00\x00n\x00\x10",
     ] {
-        let slice = arena_core::json::from_slice::<Point<'_>, _>(&bump, bytes)
-            .map(|p| format!("{p:?}"))
-            .map_err(|e| e.to_string());
-        let window = arena_core::json::__from_reader_seed_whole_max::<Point<'_>, _, _>(
-            ArenaSeed::new(&bump),
-            bytes,
-            0,
-        )
-        .map(|p| format!("{p:?}"))
-        .map_err(|e| e.to_string());
-        assert_eq!(window, slice, "{:?}", String::from_utf8_lossy(bytes));
+        window_reads_as_from_slice::<Point<'_>>(&bump, bytes, &[usize::MAX, 3, 1]);
     }
 }
 
@@ -1263,4 +1258,36 @@ fn a_short_unicode_escape_reads_through_a_window_as_through_serde_json() {
         window_reads_as_serde_jsons_reader::<Value<'_>>(&bump, bytes);
         window_reads_as_serde_jsons_reader::<&str>(&bump, bytes);
     }
+}
+
+/// A sequence that ends short of the elements its type takes, through a window: serde_json
+/// reads the `]` before it places the visitor's "invalid length" after it; a struct read as a
+/// sequence (its defaults taking their place), a tuple, an array, a tuple variant, at the top,
+/// nested and across lines.
+#[test]
+fn a_sequence_short_of_its_length_reads_through_a_window_as_through_serde_json() {
+    let bump = bumpalo::Bump::new();
+    for bytes in [
+        &br#"["a", 1]"#[..],
+        br#"["a", 1, 2.5, [], 3]"#,
+        b"[\n\"a\",\n 1\n  ]",
+        br#"[["a", 1, 2.5, ["t"], null], ["b"]]"#,
+        br#"["a"] x"#,
+    ] {
+        window_reads_as_serde_jsons_reader::<Point<'_>>(&bump, bytes);
+        window_reads_as_serde_jsons_reader::<&[Point<'_>]>(&bump, bytes);
+    }
+    for bytes in [&b"[1]"[..], b"[[1, 2], [3]]", b"[\n1\n]", b"[]"] {
+        window_reads_as_serde_jsons_reader::<(u8, u8)>(&bump, bytes);
+        window_reads_as_serde_jsons_reader::<[u8; 2]>(&bump, bytes);
+        window_reads_as_serde_jsons_reader::<&[(u8, u8)]>(&bump, bytes);
+        window_reads_as_serde_jsons_reader::<&[[u8; 2]]>(&bump, bytes);
+    }
+    for bytes in [&br#"{"Pair": [1]}"#[..], br#"[{"Pair": []}]"#] {
+        window_reads_as_serde_jsons_reader::<Shape<'_>>(&bump, bytes);
+        window_reads_as_serde_jsons_reader::<&[Shape<'_>]>(&bump, bytes);
+    }
+    // A struct whose defaults stand in for its missing elements, up to a field with none.
+    let record = br#"[7, "l", 1, 2]"#;
+    window_reads_as_serde_jsons_reader::<Record<'_>>(&bump, record);
 }

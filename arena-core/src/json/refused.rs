@@ -38,6 +38,12 @@ impl serde::de::Error for Refused {
         Self::by_value();
         refused_by(Grammar::DuplicateField)
     }
+
+    #[cold]
+    fn invalid_length(_len: usize, _exp: &dyn serde::de::Expected) -> Self {
+        Self::by_value();
+        refused_by(Grammar::InvalidLength)
+    }
 }
 
 impl Refused {
@@ -112,6 +118,9 @@ pub(super) enum Grammar {
     /// A visitor's missing field, at the end of an object: serde_json reads the `}` before it
     /// places the error.
     MissingField,
+    /// A visitor's refusal of a sequence's length, where the sequence ends short of what it
+    /// takes: serde_json reads the `]` before it places the error.
+    InvalidLength,
     /// A visitor's duplicate field, after its key: serde_json looks at the byte after the
     /// key (the `:`) before it places the error.
     DuplicateField,

@@ -685,11 +685,17 @@ impl<R: io::Read> Window<R> {
                 }
             }
             Grammar::Trailing(_) => trailing_characters(at),
-            // serde_json reads the `}` before it places the visitor's error after it.
-            Grammar::MissingField if byte == b'}' => {
-                Some(data_error(self.position(at + 1), exhausted))
+            // serde_json reads the `}` of an object missing a field, and the `]` of a sequence
+            // that ends short, before it places the visitor's error after it; a length refused
+            // elsewhere is a value's refusal, which the replay places.
+            Grammar::MissingField | Grammar::InvalidLength => {
+                let close = if grammar == Grammar::MissingField {
+                    b'}'
+                } else {
+                    b']'
+                };
+                (byte == close).then(|| data_error(self.position(at + 1), exhausted))
             }
-            Grammar::MissingField => None,
             // serde_json looks at the `:` after the key (past whitespace), which the reader
             // may have read past: past a string value's opening quote, or past a value after
             // it that is a string, a number or a literal.
