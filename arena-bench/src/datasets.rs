@@ -1,14 +1,16 @@
-//! The datasets: a synthetic city of any size, the json-benchmark corpus, and synthetic event
-//! streams in serde's buffered representations.
+//! The datasets: a synthetic city of any size, the json-benchmark corpus, synthetic event
+//! streams in serde's buffered representations, and a large binary document of many small
+//! rows.
 //!
 //! Each dataset is a data model written once with [`model!`](crate::model!) and a source of
-//! documents: [`city`] and [`events`] generate them, the others read
+//! documents: [`city`], [`events`] and [`rows`] generate them, the others read
 //! `arena-bench/data/*.json`.
 
 pub mod canada;
 pub mod citm;
 pub mod city;
 pub mod events;
+pub mod rows;
 mod splitmix;
 pub mod twitter;
 
@@ -53,17 +55,21 @@ pub enum DatasetId {
     Events,
     /// The same events, each event's tag last in its map.
     EventsTagLast,
+    /// Many small rows (an id, two short strings, a few tags and an optional note each) in one
+    /// large binary document: 200,000 rows at the default `--size`, postcard and bincode only.
+    Rows,
 }
 
 impl DatasetId {
     /// Every dataset, in report order.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::City,
         Self::Twitter,
         Self::CitmCatalog,
         Self::Canada,
         Self::Events,
         Self::EventsTagLast,
+        Self::Rows,
         Self::CityLarge,
     ];
 
@@ -78,6 +84,7 @@ impl DatasetId {
             Self::Canada => canada::Canada::NAME,
             Self::Events => events::Events::NAME,
             Self::EventsTagLast => events::EventsTagLast::NAME,
+            Self::Rows => rows::Rows::NAME,
         }
     }
 
@@ -88,6 +95,8 @@ impl DatasetId {
             (Self::Events | Self::EventsTagLast, FormatId::Postcard | FormatId::Bincode) => {
                 Some(events::SKIPPED_FORMAT)
             }
+            (Self::Rows, FormatId::Postcard | FormatId::Bincode) => None,
+            (Self::Rows, _) => Some(rows::SKIPPED_FORMAT),
             _ => None,
         }
     }

@@ -2,13 +2,14 @@
 //! [`StrategyId`]) into its [`Cell`], the strategy's code for that format and model.
 //!
 //! Only the cells the matrix has are compiled: the strategies that read JSON only with JSON
-//! alone, the event streams with the formats that carry them, multitude off the event streams.
+//! alone, the event streams with the formats that carry them, the rows with postcard and
+//! bincode, multitude off the event streams.
 //! Datasets of one model share its code (the city and the large city, the event streams with
 //! the tag first and last), and the value table's strategies, which read no model, are compiled
 //! once each.
 
 use crate::cell::{Cell, Code};
-use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
+use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, rows, twitter};
 use crate::format::{
     Bincode, Cbor, Format, FormatId, Json, JsonSerde, JsonSonic, MsgPack, Postcard,
 };
@@ -50,8 +51,8 @@ pub fn cell(format: FormatId, dataset: DatasetId, strategy: StrategyId) -> Resul
         json_only(dataset, strategy)
     } else {
         match format {
-            FormatId::Postcard => schema::<Postcard>(dataset, strategy),
-            FormatId::Bincode => schema::<Bincode>(dataset, strategy),
+            FormatId::Postcard => binary::<Postcard>(dataset, strategy),
+            FormatId::Bincode => binary::<Bincode>(dataset, strategy),
             FormatId::MsgPack => described::<MsgPack>(dataset, strategy),
             FormatId::Cbor => described::<Cbor>(dataset, strategy),
             FormatId::Json => described::<Json>(dataset, strategy),
@@ -87,8 +88,19 @@ fn described<F: Format + 'static>(
     }
 }
 
+/// A typed strategy's code for a format without field names (postcard, bincode): the rows'
+/// code is compiled for these formats alone, the only ones they are written in
+/// (`DatasetId::skipped_format`).
+fn binary<F: Format + 'static>(dataset: DatasetId, strategy: StrategyId) -> Result<Code, String> {
+    match dataset {
+        DatasetId::Rows => typed::<F, rows::Rows>(strategy, multitude::<F, rows::Rows>),
+        _ => schema::<F>(dataset, strategy),
+    }
+}
+
 /// A typed strategy's code for a dataset other than the event streams, which formats without
-/// field names do not carry (`DatasetId::skipped_format`).
+/// field names do not carry, and the rows, which the self-describing formats are not asked to
+/// (`DatasetId::skipped_format`).
 fn schema<F: Format + 'static>(dataset: DatasetId, strategy: StrategyId) -> Result<Code, String> {
     match dataset {
         DatasetId::City | DatasetId::CityLarge => {
@@ -101,7 +113,9 @@ fn schema<F: Format + 'static>(dataset: DatasetId, strategy: StrategyId) -> Resu
             typed::<F, citm::CitmCatalog>(strategy, multitude::<F, citm::CitmCatalog>)
         }
         DatasetId::Canada => typed::<F, canada::Canada>(strategy, multitude::<F, canada::Canada>),
-        DatasetId::Events | DatasetId::EventsTagLast => no_code(strategy),
+        // The event streams are in the self-describing formats only ([`described`]), the rows
+        // in the binary ones only ([`binary`]).
+        DatasetId::Events | DatasetId::EventsTagLast | DatasetId::Rows => no_code(strategy),
     }
 }
 
@@ -159,6 +173,8 @@ fn json_only(dataset: DatasetId, strategy: StrategyId) -> Result<Code, String> {
             DatasetId::CitmCatalog => via_value::<citm::CitmCatalog>(),
             DatasetId::Canada => via_value::<canada::Canada>(),
             DatasetId::Events | DatasetId::EventsTagLast => via_value::<events::Events>(),
+            // No JSON document (`DatasetId::skipped_format`).
+            DatasetId::Rows => return no_code(strategy),
         },
         StrategyId::ValueSerdeSystem | StrategyId::ValueSerdeMimalloc => {
             value::<ValueStrategy<SerdeValue>>()

@@ -50,7 +50,7 @@ pub struct Meta {
     /// Concurrent workers per strategy.
     pub threads: u32,
     /// Requested size of the synthetic documents (`--size`): the city's in postcard bytes, the
-    /// event streams' in MessagePack bytes.
+    /// event streams' in MessagePack bytes, the rows' at one row per 10 bytes.
     pub city_bytes: u64,
     /// Requested size of the large city (`--large`, postcard bytes), when the run measured it.
     #[serde(default)]
@@ -149,7 +149,7 @@ impl Report {
         let _ = writeln!(
             out,
             "{} logical CPU(s), {}; {} thread(s) per strategy; synthetic documents of {:.1} MB (the city in postcard, \
-             the event streams in MessagePack){}; \
+             the event streams in MessagePack, the rows at one row per {} bytes){}; \
              {} ms of timed documents per cell over {} interleaved round(s), each row its cell's \
              median round; {:.0} s in all. Speedup: per document (deserialization + drop) \
              against owned-system. OS calls/doc: a warm document's calls outside the global \
@@ -160,6 +160,7 @@ impl Report {
             m.cpu,
             m.threads,
             f(m.city_bytes) / 1e6,
+            crate::datasets::rows::SIZE_BYTES_PER_ROW,
             m.large_bytes.map_or_else(String::new, |b| format!(
                 ", the large city (city-large) of {:.1} MB, timed at least {} times per round",
                 f(b) / 1e6,

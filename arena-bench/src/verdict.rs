@@ -135,6 +135,8 @@ pub enum CellGroup {
     /// The large city (`city-large`), in every format measured: where a cliff past a size
     /// shows.
     Large,
+    /// The large binary documents of many small rows (`rows`), in postcard and bincode.
+    Rows,
     /// The synthetic event streams, in the formats that carry them.
     EventStreams,
     /// Any other cell: a format read through a parser arena-core does not own, JSON through
@@ -166,6 +168,8 @@ impl CellGroup {
         let dataset = DatasetId::from_name(dataset);
         if dataset.is_some_and(DatasetId::is_large) {
             Self::Large
+        } else if dataset == Some(DatasetId::Rows) {
+            Self::Rows
         } else if dataset.is_some_and(|d| MATRIX_DATASETS.contains(&d))
             && format.is_some_and(|f| MATRIX_FORMATS.contains(&f))
         {
@@ -188,6 +192,7 @@ impl CellGroup {
                  citm_catalog, canada)"
             }
             Self::Large => "large-document cells (city-large)",
+            Self::Rows => "row-document cells (rows)",
             Self::EventStreams => "event-stream cells (events, events-tag-last)",
             Self::Other => "cells of other formats (json-serde, json-sonic, cbor)",
         }
@@ -368,6 +373,7 @@ pub fn summarize(verdicts: &[CellVerdict]) -> Vec<Summary> {
             [
                 CellGroup::Matrix,
                 CellGroup::Large,
+                CellGroup::Rows,
                 CellGroup::EventStreams,
                 CellGroup::Other,
             ]
@@ -518,6 +524,8 @@ mod tests {
             row("postcard", "city-large", CONTENDER, 900),
             row("json-sonic", "city-large", "in-place-mimalloc", 1_000),
             row("json-sonic", "city-large", CONTENDER, 1_100),
+            row("bincode", "rows", "in-place-system", 1_000),
+            row("bincode", "rows", CONTENDER, 800),
             // No contender: no verdict.
             row("bincode", "twitter", "owned-system", 100),
         ];
@@ -543,6 +551,7 @@ mod tests {
                 ("json-sonic", "city", Outcome::Fastest, CellGroup::Other),
                 ("postcard", "city-large", Outcome::Fastest, CellGroup::Large),
                 ("json-sonic", "city-large", Outcome::Lost, CellGroup::Large),
+                ("bincode", "rows", Outcome::Fastest, CellGroup::Rows),
             ]
         );
         assert_eq!(v[2].verdict.fastest_other, "owned-system");
@@ -554,16 +563,17 @@ mod tests {
         assert_eq!(
             counts,
             [
-                (None, 4, 7),
+                (None, 5, 8),
                 (Some(CellGroup::Matrix), 2, 3),
                 (Some(CellGroup::Large), 1, 2),
+                (Some(CellGroup::Rows), 1, 1),
                 (Some(CellGroup::EventStreams), 0, 1),
                 (Some(CellGroup::Other), 1, 1),
             ]
         );
         assert_eq!(
             summary[0].line(),
-            "slab-fresh is fastest (or within 3%) in 4 of 7 cells"
+            "slab-fresh is fastest (or within 3%) in 5 of 8 cells"
         );
         assert_eq!(
             v[1].line(),

@@ -1,7 +1,7 @@
 //! Runs the report binary end to end at a tiny size and checks that every strategy produced a
 //! row with sane numbers, and that the reports were written; also with `--threads 2`, a
-//! `--json FILE` copy and a `--results FILE` results file, with the large city, and the size
-//! sweep (`--sizes`).
+//! `--json FILE` copy and a `--results FILE` results file, with the large city, the rows, and
+//! the size sweep (`--sizes`).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -387,6 +387,70 @@ fn the_event_streams_run_in_every_json_and_msgpack_and_say_what_they_skip() {
     }
     let table = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(table.contains("Not measured, by design:"), "{table}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_rows_run_in_postcard_and_bincode_as_a_group_of_their_own() {
+    let out = out_dir("rows");
+    let strategies = [
+        StrategyId::OwnedSystem,
+        StrategyId::InPlaceSystem,
+        StrategyId::SlabFresh,
+        StrategyId::MultitudeFresh,
+    ];
+    let names = strategies.map(StrategyId::name).join(",");
+    let report = run(
+        &out,
+        &[
+            "--dataset",
+            "rows",
+            "--size",
+            "20KB",
+            "--strategy",
+            &names,
+            "--no-figures",
+        ],
+    );
+    // Every format was asked for; the rows are written in the two binary ones.
+    check_rows(&report, 2, 1, &strategies);
+    for r in &report.rows {
+        assert!(
+            ["postcard", "bincode"].contains(&r.row.format.as_str()),
+            "{}: the rows are postcard and bincode only",
+            r.name
+        );
+    }
+    assert_eq!(report.meta.skipped.len(), 1, "{:?}", report.meta.skipped);
+    assert!(
+        report.meta.skipped[0].starts_with("rows: msgpack, json, json-serde, json-sonic, cbor ("),
+        "{:?}",
+        report.meta.skipped
+    );
+    let cells: Vec<(String, CellGroup)> = report
+        .verdicts
+        .iter()
+        .map(|v| (format!("{}/{}", v.format, v.dataset), v.group))
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("postcard/rows".to_owned(), CellGroup::Rows),
+            ("bincode/rows".to_owned(), CellGroup::Rows),
+        ]
+    );
+    let groups: Vec<(Option<CellGroup>, usize)> =
+        report.summary.iter().map(|s| (s.group, s.cells)).collect();
+    assert_eq!(groups, [(None, 2), (Some(CellGroup::Rows), 2)]);
+    let table = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for expected in [
+        report.summary[1].line(),
+        "row-document cells (rows)".to_owned(),
+        "| postcard/rows/slab-fresh | ".to_owned(),
+        "| bincode/rows/in-place-system | ".to_owned(),
+    ] {
+        assert!(table.contains(&expected), "no `{expected}` in:\n{table}");
+    }
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -7,11 +7,13 @@ use crate::format::FormatId;
 use crate::strategy_id::StrategyId;
 
 /// The default size of the synthetic documents (`--size`), in bytes of the city's postcard
-/// and of the event streams' MessagePack: 2 MB (about 24,000 citizens, 4.3 MB of JSON; about
-/// 11,700 events, 2.4 MB of JSON). The default run measures 5 formats (JSON twice, through
-/// serde_json and sonic-rs) × 4 datasets × every strategy that reads every format, the 2 event
-/// streams in both JSONs and MessagePack × every such strategy but multitude's, and the 6 JSON
-/// documents × every strategy that reads JSON only, each cell in its own process; at this size
+/// and of the event streams' MessagePack, and ten bytes per row of the rows: 2 MB (about
+/// 24,000 citizens, 4.3 MB of JSON; about 11,700 events, 2.4 MB of JSON; 200,000 rows, about
+/// 9 MB of postcard). The default run measures 5 formats (JSON twice, through serde_json and
+/// sonic-rs) × 4 datasets × every strategy that reads every format, the 2 event streams in
+/// both JSONs and MessagePack × every such strategy but multitude's, the rows in postcard and
+/// bincode × every strategy that reads every format, and the 6 JSON documents × every
+/// strategy that reads JSON only, each cell in its own process; at this size
 /// the slowest cell (owned, system allocator, JSON city) takes about 25 ms per document on a
 /// 2-core machine, so each cell fits its budget with enough runs for a median, and the run
 /// without the large city (`--no-large`) stays under 3 minutes.
@@ -32,10 +34,10 @@ pub const DEFAULT_STREAM_JSON_BYTES: u64 = 200_000_000;
 /// window and one batch's arena), read in seconds by the fastest ways.
 pub const DEFAULT_STREAM_LINES_BYTES: u64 = 1_000_000_000;
 
-/// Timed time per cell by default. With 20 cells for each of the 13 strategies that read every
-/// format, 6 more for each of the 11 of them that read the event streams, and 6 (the JSON
-/// documents) for each of the 7 that read JSON only (the value table's 6 and
-/// slab-fresh-via-value), 368 cells, 300 ms each is about 110 s of timing, leaving room for the
+/// Timed time per cell by default. With 22 cells for each of the 13 strategies that read every
+/// format (20, and the rows' 2), 6 more for each of the 11 of them that read the event streams,
+/// and 6 (the JSON documents) for each of the 7 that read JSON only (the value table's 6 and
+/// slab-fresh-via-value), 394 cells, 300 ms each is about 118 s of timing, leaving room for the
 /// process starts, the check and counting passes and a loaded machine within the 3 minutes.
 /// The large city's 66 cells (the 13 strategies in 5 formats, and slab-fresh-via-value) are
 /// past their budget at their first document and run their minimum of documents instead
@@ -91,13 +93,15 @@ OPTIONS (lists are comma-separated; the default is all):
                     read by serde_json for every strategy, json-sonic is the JSON
                     documents read by sonic-rs's serde Deserializer instead of serde_json's
                     (every typed strategy; the value table and slab-fresh-via-value read json)
-  --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last, city-large
-                    (the large city, see --large);
+  --dataset D       city, twitter, citm_catalog, canada, events, events-tag-last, rows,
+                    city-large (the large city, see --large);
                     the event streams (serde's internally tagged, adjacently tagged and
                     untagged enums and flatten; events-tag-last: each event's tag last in its
                     map) are written in JSON, MessagePack and CBOR only (postcard and bincode cannot
                     carry them), and the multitude strategies are not measured on them (its
-                    derive refuses these representations)
+                    derive refuses these representations); rows (many small rows in one
+                    large document: 200,000 at the default --size) are written in postcard
+                    and bincode only
   --strategy S      owned-system, owned-mimalloc, in-place-system, in-place-mimalloc, borrowed,
                     bumpalo-fresh, bumpalo-reused, bump-scope-fresh, bump-scope-reused,
                     slab-fresh, slab-reused, slab-fresh-via-value (JSON only),
@@ -105,7 +109,8 @@ OPTIONS (lists are comma-separated; the default is all):
                     the value table (JSON only): value-serde-system, value-serde-mimalloc,
                     value-slab-fresh, value-bumpalo-fresh, value-simd-json, value-sonic-rs
   --size SIZE       size of the synthetic documents, e.g. 500KB, 2MB (default), 200MB: the
-                    city in postcard, the event streams in MessagePack
+                    city in postcard, the event streams in MessagePack, the rows at one row
+                    per 10 bytes
   --large SIZE      size of the large city, dataset city-large (default 20MB of postcard):
                     the same city measured next to the small documents, every format, every
                     typed strategy, its verdicts a group of their own

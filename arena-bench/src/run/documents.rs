@@ -1,10 +1,10 @@
-//! The documents of a dataset, one per format it can be written in: the synthetic city and
-//! event streams are generated at the size asked for, the corpus is read from
+//! The documents of a dataset, one per format it can be written in: the synthetic city, event
+//! streams and rows are generated at the size asked for, the corpus is read from
 //! `arena-bench/data/`.
 
 use std::path::{Path, PathBuf};
 
-use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, twitter};
+use crate::datasets::{Dataset, DatasetId, canada, citm, city, events, rows, twitter};
 use crate::strategy_id::StrategyId;
 use core::marker::PhantomData;
 
@@ -127,7 +127,7 @@ fn corpus<D: Dataset>(
 
 /// The documents of `dataset` in those of `formats` it can be written in; `size` sizes the
 /// synthetic documents (`--size`): the city in postcard bytes, the event streams in MessagePack
-/// bytes.
+/// bytes, the rows at one row per [`rows::SIZE_BYTES_PER_ROW`] bytes.
 ///
 /// # Errors
 ///
@@ -162,6 +162,10 @@ pub fn documents_for(
             write_all::<events::EventsTagLast>(dataset, &owned, formats, value, |f| {
                 events::write_tag_last(f, &owned)
             })
+        }
+        DatasetId::Rows => {
+            let owned = rows::generate(rows::rows_for(size));
+            write_all::<rows::Rows>(dataset, &owned, formats, value, |f| f.encode(&owned))
         }
         DatasetId::Twitter => corpus::<twitter::Twitter>(dataset, "twitter.json", formats, value),
         DatasetId::CitmCatalog => {
