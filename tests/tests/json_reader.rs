@@ -1242,7 +1242,8 @@ fn a_refused_key_without_its_colon_is_the_syntax_error_through_a_window() {
 /// A `\u` escape whose 4 bytes are no hex digits, a quote among them, through a window:
 /// serde_json reads the 4 bytes past the quote before it checks them, and places its "invalid
 /// escape" after the 4th, as its reader does; at the top, in a sequence, as a key, across reads
-/// of every size.
+/// of every size, where the stream ends inside those 4 bytes too, and as a type the string is
+/// not.
 #[test]
 fn a_short_unicode_escape_reads_through_a_window_as_through_serde_json() {
     let bump = bumpalo::Bump::new();
@@ -1254,9 +1255,13 @@ fn a_short_unicode_escape_reads_through_a_window_as_through_serde_json() {
         b"{\"\\uzz\": 1}",
         b"\"\\u00e9\\u1\"  ",
         b"\"\\\\u\"",
+        b"\"r/\\ue\"",
+        b"[\"\\u1\"]",
     ] {
         window_reads_as_serde_jsons_reader::<Value<'_>>(&bump, bytes);
         window_reads_as_serde_jsons_reader::<&str>(&bump, bytes);
+        // A type the string is not: serde_json reads it whole to name it in its error.
+        window_reads_as_serde_jsons_reader::<Point<'_>>(&bump, bytes);
     }
 }
 

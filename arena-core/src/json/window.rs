@@ -812,20 +812,24 @@ fn token_at(input: &[u8], from: usize, at: usize) -> (usize, bool) {
         cuts.scan(&input[..next]);
         cuts.scanned = cuts.scanned.max(next);
     }
-    (hex_escape_end(input, at, cuts.scanned, escaped), false)
+    (
+        hex_escape_reach(input, at, cuts.scanned, escaped).min(input.len()),
+        false,
+    )
 }
 
-/// The end of the string whose bytes from `at` (escaped if `escaped`) to `end` [`token_at`]
-/// found, as serde_json reads it: a `\u` escape takes the 4 bytes after it before their digits
-/// are checked, so where those are no hex digits (a quote among them) serde_json reads past
-/// the quote that ends the string for a reader of one escaped byte, to the 4th byte.
-fn hex_escape_end(input: &[u8], at: usize, end: usize, mut escaped: bool) -> usize {
+/// Where serde_json stops reading the string whose bytes from `at` (escaped if `escaped`) to
+/// `end` [`token_at`] found: a `\u` escape takes the 4 bytes after it before their digits are
+/// checked, so where those are no hex digits (a quote among them) serde_json reads past the
+/// quote that ends the string for a reader of one escaped byte, to the 4th byte. Past the end
+/// of `input` where those bytes run past it.
+fn hex_escape_reach(input: &[u8], at: usize, end: usize, mut escaped: bool) -> usize {
     for i in at..end {
         if escaped {
             escaped = false;
             let hex = input.get(i + 1..i + 5);
             if input[i] == b'u' && !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
-                return (i + 5).min(input.len()).max(end);
+                return (i + 5).max(end);
             }
         } else {
             escaped = input[i] == b'\\';
@@ -963,7 +967,12 @@ fn is_whole(token: &[u8]) -> bool {
         [b'"', .., b'"'] => {
             let mut cuts = Cuts::default();
             cuts.scan(token);
-            !cuts.in_string && cuts.last == 0 && token.len() >= 2 && !ends_escaped(token)
+            !cuts.in_string
+                && cuts.last == 0
+                && token.len() >= 2
+                && !ends_escaped(token)
+                // Not a `\u` escape whose 4 bytes run past the quote and the token's end.
+                && hex_escape_reach(token, 1, token.len(), false) <= token.len()
         }
         [b'-' | b'0'..=b'9', ..] => is_number(token),
         _ => false,
