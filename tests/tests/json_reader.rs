@@ -884,6 +884,22 @@ fn a_syntax_error_after_a_skipped_invalid_string_reads_through_a_window_as_from_
     }
 }
 
+/// A key of invalid UTF-8 after a skipped string of invalid UTF-8, through a window: serde_json
+/// skips the string unchecked and refuses the key, where its reader does; also across lines
+/// and with a visited string of invalid UTF-8 in place of the key.
+#[test]
+fn an_invalid_key_after_a_skipped_invalid_string_reads_through_a_window_as_through_serde_json() {
+    let bump = bumpalo::Bump::new();
+    for bytes in [
+        &b"{\"z\": [\"x\", \"\xddy\"], \"n\xff\xff\": 1}"[..],
+        b"{\"z\": \"\xa0\",\n \"\xce\": 1}",
+        b"{\"z\": {\"\xa0\": \"\xa0\"}, \"na\xffme\": \"a\"}",
+        b"{\"z\": \"\xa0\", \"name\": \"\xce\"}",
+    ] {
+        window_reads_as_serde_jsons_reader::<Point<'_>>(&bump, bytes);
+    }
+}
+
 /// A `Value` whose arrays and objects are longer than a step of the scratch stack's large
 /// moves (2 MiB of nodes), nested in shorter ones and holding them, reads with the direct path
 /// alone as through serde_json: its long levels move into the arena in steps, its short ones

@@ -600,27 +600,39 @@ impl<R: io::Read> Window<R> {
         // where the reader went past it: the reader refuses a visited value's 129th level at
         // its first byte, before where serde_json places that error, so the levels the replay
         // found too deep were of a value the reader skipped. So is one where the replay meets,
-        // before the refused token, a string of invalid UTF-8 the reader did not refuse: a
-        // string of a skipped value. The refused token itself is a visited value's, which
+        // before the refused token, a string of invalid UTF-8 the reader did not refuse (it
+        // refused none, or the refused token's): a string of a skipped value. The refused token itself is a visited value's, which
         // serde_json reads whole where its type does not match (to name it in the message):
         // a string there has its UTF-8 and escapes checked, where the reader refused it unread.
         let mut replayed = replay(in_skip);
         if !in_skip && let Err(e) = &replayed {
             let message = e.to_string();
             let refused = self.position(refused_at);
-            let went_past = (refused.line, refused.column) >= (e.line() as u64, e.column() as u64);
+            let met = (e.line() as u64, e.column() as u64);
+            let went_past = (refused.line, refused.column) >= met;
+            // The string whose UTF-8 the reader refused, if it refused one: the last before
+            // the refused byte (the reader refuses a string it read whole, a key at the byte
+            // after it); serde_json places that string's error after its opening quote.
+            let string = if utf8_refused {
+                string_start(input, start, refused_at)
+            } else {
+                token
+            };
+            let at_string = self.position(string);
+            let before_string = met < (at_string.line, at_string.column);
             if went_past
                 && (message.starts_with("recursion limit exceeded")
-                    || (!utf8_refused && message.starts_with("invalid unicode code point")))
+                    || ((!utf8_refused || before_string)
+                        && message.starts_with("invalid unicode code point")))
             {
                 replayed = replay(true);
                 if !after_value
                     && grammar.is_none()
-                    && input.get(token) == Some(&b'"')
+                    && input.get(string) == Some(&b'"')
                     && replayed
                         .as_ref()
                         .map_or_else(serde_json::Error::is_eof, |()| true)
-                    && let Err(e) = string_error(&input[token..end], self.position(token))
+                    && let Err(e) = string_error(&input[string..end], self.position(string))
                 {
                     replayed = Err(e);
                 }
