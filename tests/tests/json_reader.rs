@@ -895,6 +895,10 @@ fn an_invalid_key_after_a_skipped_invalid_string_reads_through_a_window_as_throu
         b"{\"z\": \"\xa0\",\n \"\xce\": 1}",
         b"{\"z\": {\"\xa0\": \"\xa0\"}, \"na\xffme\": \"a\"}",
         b"{\"z\": \"\xa0\", \"name\": \"\xce\"}",
+        // Syntax errors after the key, which serde_json does not reach.
+        b"{\"z\": [\"x\", \"\xddy\"], \"n\xff\xff\xffl,\"grid\": 1}",
+        b"{\"z\": \"\xa0\", \"\xce\" 1}",
+        b"{\"x\":1,\"z\":[\"x\",\"\xddy\"],\"n\xff\xffl,\"grid\":[[1,2],[3]],\"kind\":{\"Nam,\"w\":\",\"s\":3}}",
     ] {
         window_reads_as_serde_jsons_reader::<Point<'_>>(&bump, bytes);
     }

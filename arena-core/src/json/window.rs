@@ -625,14 +625,17 @@ impl<R: io::Read> Window<R> {
                     || ((!utf8_refused || before_string)
                         && message.starts_with("invalid unicode code point")))
             {
+                // The skipping replay checks no string's UTF-8: the refused string's error is
+                // serde_json's where the replay finds none before it.
                 replayed = replay(true);
                 if !after_value
                     && grammar.is_none()
                     && input.get(string) == Some(&b'"')
-                    && replayed
-                        .as_ref()
-                        .map_or_else(serde_json::Error::is_eof, |()| true)
                     && let Err(e) = string_error(&input[string..end], self.position(string))
+                    && replayed.as_ref().map_or_else(
+                        |r| r.is_eof() || (r.line(), r.column()) > (e.line(), e.column()),
+                        |()| true,
+                    )
                 {
                     replayed = Err(e);
                 }
