@@ -246,9 +246,21 @@ std::thread_local! {
 }
 
 /// Runs `f` on this thread's call state.
+///
+/// Through one instance of `LocalKey::with`, whose closure only returns the state's address:
+/// the compiler inlines that small body at every call (the accessor then folds to an offset
+/// from the thread pointer). An instance per closure, each with `f`'s body inside, is inlined
+/// or not as its caller grows, and one left out of line costs a call and an indirect call to
+/// the accessor: on the string path of every format, once per string.
 #[inline(always)]
 fn with<R>(f: impl FnOnce(&CallState) -> R) -> R {
-    CALL.with(f)
+    let cx: *const CallState = CALL.with(ptr::from_ref);
+    // SAFETY: `CALL.with` found this thread's call state alive (it panics otherwise) and
+    // returned its address. The state is destroyed only with the thread's thread-locals, which
+    // happens on this thread and never during `f`, so it is alive for all of `f`; `f` gets a
+    // shared borrow, as `CALL.with(f)` would give it, and `CallState` is not `Sync`, so the
+    // borrow stays on this thread.
+    f(unsafe { &*cx })
 }
 
 /// Whether a call on the arena of identity `arena` is the innermost call on this thread: a

@@ -356,31 +356,34 @@ impl<T> ScratchVec<T> {
         let frame = if mem::align_of::<T>() > BLOCK {
             None
         } else {
-            STACK
-                .try_with(|stack| {
-                    let prev_len = stack.len.get();
-                    let start = prev_len
-                        .checked_next_multiple_of(mem::align_of::<T>())
-                        .ok_or(AllocError::size_overflow(BLOCK))?;
-                    let end = reserve
-                        .checked_mul(mem::size_of::<T>())
-                        .and_then(|bytes| bytes.checked_add(start))
-                        .ok_or(AllocError::size_overflow(BLOCK))?;
-                    stack.ensure(end)?;
-                    let token = stack.next_token.get();
-                    stack.next_token.set(token + 1);
-                    let prev_top = stack.top.replace(token);
-                    stack.len.set(start);
-                    Ok(Frame::Stack {
-                        stack: NonNull::from(stack),
-                        start,
-                        prev_len,
-                        prev_top,
-                        token,
-                        count: 0,
-                    })
+            // The address only, out of `try_with` (see `call::with` for why), then the frame.
+            STACK.try_with(ptr::from_ref).ok().map(|stack| {
+                // SAFETY: `try_with` found this thread's stack alive and returned its
+                // address; thread-local destructors run on this thread, never during this
+                // closure, so it is alive here, borrowed shared as `try_with` would lend it.
+                let stack: &Stack = unsafe { &*stack };
+                let prev_len = stack.len.get();
+                let start = prev_len
+                    .checked_next_multiple_of(mem::align_of::<T>())
+                    .ok_or(AllocError::size_overflow(BLOCK))?;
+                let end = reserve
+                    .checked_mul(mem::size_of::<T>())
+                    .and_then(|bytes| bytes.checked_add(start))
+                    .ok_or(AllocError::size_overflow(BLOCK))?;
+                stack.ensure(end)?;
+                let token = stack.next_token.get();
+                stack.next_token.set(token + 1);
+                let prev_top = stack.top.replace(token);
+                stack.len.set(start);
+                Ok(Frame::Stack {
+                    stack: NonNull::from(stack),
+                    start,
+                    prev_len,
+                    prev_top,
+                    token,
+                    count: 0,
                 })
-                .ok()
+            })
         };
         let frame = match frame {
             Some(frame) => frame?,
