@@ -253,6 +253,13 @@ pub(crate) fn thread_page_releases() -> u64 {
     STACK.try_with(|stack| stack.releases.get()).unwrap_or(0)
 }
 
+/// Frames opened on this thread's stack so far: tests tell a staged sequence from one that
+/// stayed in its reader's buffer with it.
+#[cfg(test)]
+pub(crate) fn frames_opened() -> u64 {
+    STACK.with(|stack| stack.next_token.get())
+}
+
 /// Number of elements of `T` worth reserving for a container announcing `hint` elements: never
 /// more than 1 MiB, nor more than the call's remaining arena byte budget.
 pub(crate) fn cautious<T>(hint: Option<usize>) -> usize {

@@ -14,6 +14,12 @@
 //!   copied at its end nor held on the scratch stack. When the chunk has no room left for it,
 //!   it goes back to the scratch stack.
 //!
+//!   A sequence read through [`read_slice`] or the JSON reader's arrays collects its first
+//!   [`LOCAL_BYTES`] of elements in a buffer on the reading function's own stack, and opens a
+//!   scratch frame only when it outgrows that: most sequences of a document are a few elements
+//!   long (a record's tags, a pair of coordinates), and the buffer costs no frame to open or
+//!   close, only the copy into the arena at the end that a staged sequence pays anyway.
+//!
 //! An announced length is only a claim. A direct block is charged to the byte budget when it is
 //! taken; if the sequence turns out longer, its elements move to the scratch stack and the block
 //! is abandoned; if shorter, its tail stays unused. Either way the waste is bounded:
@@ -61,6 +67,14 @@ pub(crate) const DIRECT_PENDING_MAX: usize = 64 * 1024;
 /// saving, and smaller ones come and go on the scratch stack's warm memory.
 const LOW_FROM: usize = 64 * 1024;
 
+/// Bytes of elements a sequence without an announced length collects on its reader's own
+/// stack ([`LocalBuf`]) before it opens a scratch frame.
+pub(crate) const LOCAL_BYTES: usize = 256;
+
+/// The stack buffer of [`SliceBuilder::open`]: [`LOCAL_BYTES`], aligned for any element of
+/// alignment up to 8.
+pub(crate) type LocalBuf = MaybeUninit<[u64; LOCAL_BYTES / 8]>;
+
 /// Bytes a block at the low edge grows by at a time: small, since what it takes and does not
 /// fill is lost if the arena moves to a new chunk before the block closes.
 const LOW_STEP: usize = 16 * 1024;
@@ -103,7 +117,8 @@ pub(crate) struct SliceBuilder<'bump, T> {
 }
 
 enum Place<'bump, T> {
-    /// An arena block with room for `cap` elements, the first `len` written.
+    /// A block with room for `cap` elements, the first `len` written: in the arena, or the
+    /// reader's stack buffer when its hold is [`Hold::Local`].
     Direct {
         ptr: NonNull<T>,
         cap: usize,
@@ -138,6 +153,10 @@ enum Hold<'bump> {
     Input(#[expect(dead_code, reason = "held for its Drop")] InputClaim),
     /// A staged sequence moved to the low edge of a [`SlabArena`]'s current chunk.
     Low(LowBlock<'bump>),
+    /// Nothing: the block is the reader's stack buffer ([`SliceBuilder::open`]), its
+    /// elements copied into the arena when the sequence ends. The arena, if it is a
+    /// [`SlabArena`], for the low edge once the elements outgrow the buffer.
+    Local(Option<&'bump SlabArena>),
 }
 
 /// The open block of a sequence at the low edge of a [`SlabArena`]'s current chunk (see
@@ -231,6 +250,25 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         hint: Option<usize>,
         direct: bool,
     ) -> Result<Self, BuildError> {
+        // SAFETY: no buffer is given.
+        unsafe { Self::open(arena, hint, direct, None) }
+    }
+
+    /// Opens a sequence as [`new`](Self::new) does, but one that announces no length in
+    /// `local`, its reader's stack buffer, when the buffer holds at least two elements of `T`
+    /// and the call's limits allow as many.
+    ///
+    /// # Safety
+    ///
+    /// `local`, if given, outlives the builder and is not used otherwise while the builder is
+    /// alive.
+    #[inline(always)]
+    pub(crate) unsafe fn open<A: BumpAllocator + ?Sized>(
+        arena: &'bump A,
+        hint: Option<usize>,
+        direct: bool,
+        local: Option<&mut LocalBuf>,
+    ) -> Result<Self, BuildError> {
         if direct && let Some(n) = hint {
             // `n * size` cannot overflow once `n` is at most `trust::FLOOR / size`.
             let bytes = if size_of::<T>() == 0 {
@@ -271,8 +309,21 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                 marker: PhantomData,
             });
         }
-        // No length (JSON): staged, the frame opened inline (returned from a call, it would be
-        // copied into the builder right after the callee's stores, and stall on them).
+        // No length (JSON): the reader's stack buffer if it was given one and the elements fit
+        // it, else staged, the frame opened inline (returned from a call, it would be copied
+        // into the builder right after the callee's stores, and stall on them).
+        let (size, align) = (size_of::<T>(), align_of::<T>());
+        if let Some(buf) = local
+            && hint.is_none()
+            && size != 0
+            && size <= LOCAL_BYTES / 2
+            && align <= align_of::<LocalBuf>()
+            && call::len_allowed(size) >= LOCAL_BYTES / size
+        {
+            let ptr = NonNull::from(buf).cast::<T>();
+            let cap = LOCAL_BYTES / size;
+            return Ok(Self::direct(ptr, cap, Hold::Local(arena.as_slab_arena())));
+        }
         Ok(Self {
             place: Place::scratch(ScratchVec::new(hint)?, hint, arena.as_slab_arena()),
             marker: PhantomData,
@@ -482,6 +533,8 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                 trust::lose();
                 None
             }
+            // Nothing was announced.
+            Hold::Local(_) => None,
         };
         let mut items = ScratchVec::new(Some(filled.saturating_mul(2)))?;
         for i in 0..filled {
@@ -496,9 +549,14 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             // Its elements moved out: none of it is kept.
             low.close::<T>(0);
         }
+        // A sequence that outgrew its reader's buffer may still move to the low edge.
+        let low = match hold {
+            Hold::Local(low) => *low,
+            _ => None,
+        };
         // Dropping the old place gives a direct block back: its pending bytes or its input
         // claim.
-        self.place = Place::scratch(items, announced, None);
+        self.place = Place::scratch(items, announced, low);
         Ok(false)
     }
 
@@ -576,17 +634,28 @@ impl<'bump, T> SliceBuilder<'bump, T> {
         let out = match &mut self.place {
             &mut Place::Direct {
                 ptr,
+                cap,
                 len,
-                hold: Hold::Low(ref low),
-                ..
-            } => finish_low(ptr, len, low),
-            &mut Place::Direct { ptr, cap, len, .. } => {
+                hold: Hold::Trust(_) | Hold::Input(_),
+            } => {
                 trust::judge::<T>(cap, len);
                 // SAFETY: the first `len` slots of the block were written by `push`; the block
                 // lives as long as the arena borrow `'bump` and is handed out only here (the
                 // builder is finished right after, and forgets it).
                 Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) })
             }
+            &mut Place::Direct {
+                ptr,
+                len,
+                hold: Hold::Low(ref low),
+                ..
+            } => finish_low(ptr, len, low),
+            &mut Place::Direct {
+                ptr,
+                len,
+                hold: Hold::Local(_),
+                ..
+            } => finish_local(ptr, len, arena),
             Place::Scratch {
                 items, announced, ..
             } => finish_scratch(items, *announced, arena),
@@ -651,6 +720,38 @@ fn finish_scratch<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
     // `len * size` cannot overflow: the elements exist on the scratch stack.
     call::charge(items.len() * size_of::<T>())?;
     Ok(items.move_into(arena)?)
+}
+
+/// The slice of the `len` elements at `ptr`, in its reader's stack buffer, copied into the
+/// arena at their exact size and charged to the budget; out of line as [`finish_scratch`] is
+/// (inlined, it would cost the sequences of formats that announce lengths a few
+/// instructions each, in every sequence's code).
+#[inline(never)]
+#[expect(
+    clippy::mut_from_ref,
+    reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+)]
+fn finish_local<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
+    ptr: NonNull<T>,
+    len: usize,
+    arena: &'bump A,
+) -> Result<&'bump mut [T], BuildError> {
+    if len == 0 {
+        return Ok(&mut [][..]);
+    }
+    // `len * size` is at most `LOCAL_BYTES`.
+    let bytes = len * size_of::<T>();
+    call::charge(bytes)?;
+    // The layout exists: `bytes` is small.
+    let layout = Layout::array::<T>(len).map_err(|_| AllocError::size_overflow(align_of::<T>()))?;
+    let dst = arena.try_alloc_layout(layout)?.cast::<T>();
+    // SAFETY: the first `len` elements of the buffer were written by `fill` and are moved
+    // once (the builder finishes right after, and forgets them); `dst` is a fresh block of
+    // `len` elements, aligned, in the arena for `'bump`, disjoint from the stack buffer.
+    unsafe {
+        core::ptr::copy_nonoverlapping(ptr.as_ptr(), dst.as_ptr(), len);
+        Ok(core::slice::from_raw_parts_mut(dst.as_ptr(), len))
+    }
 }
 
 /// The slice of a sequence's first `len` elements at `ptr`, in its low block: charged to the
@@ -778,6 +879,10 @@ impl<'de, E: SeedIntoSlot<'de>> DeserializeSeed<'de> for SlotSeed<'_, 'de, E> {
 /// of their exact size, inside one more level of depth; `direct` lets a trusted announced
 /// length go straight into the arena (see [`SliceBuilder`]).
 #[inline]
+#[expect(
+    clippy::mut_from_ref,
+    reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+)]
 pub(crate) fn read_slice<'de, 'bump, S, E, A>(
     arena: &'bump A,
     mut seq: S,
@@ -794,8 +899,10 @@ where
     // copied through the stack (the cold paths take `&mut self`, so it lives in memory), once
     // per sequence, and reading its fields back stalls on the copy.
     let _level = DepthGuard::enter::<S::Error>()?;
-    let mut items =
-        SliceBuilder::new(arena, seq.size_hint(), direct).map_err(BuildError::into_de)?;
+    let mut buf = LocalBuf::uninit();
+    // SAFETY: `buf` is declared before `items`, so it outlives it, and is used only through it.
+    let mut items = unsafe { SliceBuilder::open(arena, seq.size_hint(), direct, Some(&mut buf)) }
+        .map_err(BuildError::into_de)?;
     items.extend_from_seq(&mut seq, elem)?;
     finish(&mut items, arena)
 }
@@ -909,7 +1016,11 @@ where
             // Nothing to stage, copy or charge: no builder.
             &mut []
         } else {
-            let mut items = SliceBuilder::new(arena, None, true).map_err(BuildError::into_de)?;
+            let mut buf = LocalBuf::uninit();
+            // SAFETY: `buf` is declared before `items`, so it outlives it, and is used only
+            // through it.
+            let mut items = unsafe { SliceBuilder::open(arena, None, true, Some(&mut buf)) }
+                .map_err(BuildError::into_de)?;
             // SAFETY: `JsonElements::next` returns `Ok(true)` only when
             // `__deserialize_json_into` returned `Ok`, which it does only with the `Filled` of
             // the slot it was given.
@@ -1064,6 +1175,50 @@ mod tests {
         assert!(err.to_string().contains("300"), "{err}");
         assert_eq!(b.len(), 2);
         assert_eq!(b.finish(&bump).unwrap(), [1, 2]);
+        assert_eq!(pending(), 0);
+    }
+
+    /// Reads `n` elements made by `make` through [`read_slice`], as a sequence that announces
+    /// no length, into `bump`: whether it stayed in the reader's buffer (it opened no scratch
+    /// frame), after checking the slice against the elements.
+    fn stays_local<T>(bump: &bumpalo::Bump, n: usize, make: impl Fn(usize) -> T) -> bool
+    where
+        T: Copy
+            + PartialEq
+            + fmt::Debug
+            + serde::de::IntoDeserializer<'static, serde::de::value::Error>,
+        for<'b> T: crate::ArenaDeserialize<'b, bumpalo::Bump>,
+    {
+        use serde::de::value::{Error, SeqDeserializer};
+        let elem = crate::arena_deserialize::NestedSeed::<T, _>::new(bump);
+        let values: Vec<T> = (0..n).map(make).collect();
+        // A filter gives no exact size, so the sequence announces no length.
+        let seq = SeqDeserializer::<_, Error>::new(values.iter().copied().filter(|_| true));
+        let frames = scratch::frames_opened();
+        let read = read_slice(bump, seq, elem, true).unwrap();
+        assert_eq!(read, &values[..], "{n} elements");
+        scratch::frames_opened() == frames
+    }
+
+    #[test]
+    fn a_sequence_without_a_length_stays_in_its_readers_buffer_until_it_outgrows_it() {
+        let bump = bumpalo::Bump::new();
+        for n in [0, 1, 2, 31, 32, 33, 64, 65, 200] {
+            let local = stays_local(&bump, n, |i| i as u64 * 3);
+            assert_eq!(local, n <= LOCAL_BYTES / 8, "{n} u64s");
+        }
+        for n in [0, 255, 256, 257, 600] {
+            let local = stays_local(&bump, n, |i| i as u8);
+            assert_eq!(local, n <= LOCAL_BYTES, "{n} u8s");
+        }
+        // The buffer is aligned for 8 bytes: `u128` stays in it only where its alignment is 8.
+        for n in [15, 16, 17] {
+            let local = stays_local(&bump, n, |i| i as u128);
+            let fits = align_of::<u128>() <= 8 && n <= LOCAL_BYTES / 16;
+            assert_eq!(local, fits, "{n} u128s");
+        }
+        // Zero-sized elements take no buffer.
+        assert!(!stays_local(&bump, 3, |_| ()));
         assert_eq!(pending(), 0);
     }
 
