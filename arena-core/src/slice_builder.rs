@@ -49,7 +49,7 @@ use core::ptr::NonNull;
 
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use crate::allocator::{AllocError, BumpAllocator};
+use crate::allocator::{AllocError, BumpAllocator, BumpAllocatorExt};
 #[cfg(feature = "json")]
 use crate::arena_deserialize::ArenaDeserialize;
 use crate::call::{self, DepthGuard, InputClaim, PendingGuard, trust};
@@ -516,7 +516,9 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             unreachable!("only a direct block spills");
         };
         let (ptr, filled) = (*ptr, *len);
-        let announced = match hold {
+        // The announced length, if any, and the arena's low edge for a sequence that outgrew
+        // its reader's buffer.
+        let (announced, low) = match hold {
             Hold::Low(low) => {
                 if let Some(grown) = low.grow::<T>(*cap)? {
                     // SAFETY: the block has room for `grown > cap >= filled` elements, and
@@ -526,15 +528,15 @@ impl<'bump, T> SliceBuilder<'bump, T> {
                     *len = filled + 1;
                     return Ok(*len < grown);
                 }
-                low.announced
+                (low.announced, None)
             }
             Hold::Trust(_) | Hold::Input(_) => {
                 // The announced length proved false, so it is forgotten.
                 trust::lose();
-                None
+                (None, None)
             }
             // Nothing was announced.
-            Hold::Local(_) => None,
+            Hold::Local(low) => (None, *low),
         };
         let mut items = ScratchVec::new(Some(filled.saturating_mul(2)))?;
         for i in 0..filled {
@@ -549,11 +551,6 @@ impl<'bump, T> SliceBuilder<'bump, T> {
             // Its elements moved out: none of it is kept.
             low.close::<T>(0);
         }
-        // A sequence that outgrew its reader's buffer may still move to the low edge.
-        let low = match hold {
-            Hold::Local(low) => *low,
-            _ => None,
-        };
         // Dropping the old place gives a direct block back: its pending bytes or its input
         // claim.
         self.place = Place::scratch(items, announced, low);
@@ -736,21 +733,16 @@ fn finish_local<'bump, T: 'bump, A: BumpAllocator + ?Sized>(
     len: usize,
     arena: &'bump A,
 ) -> Result<&'bump mut [T], BuildError> {
-    if len == 0 {
-        return Ok(&mut [][..]);
-    }
     // `len * size` is at most `LOCAL_BYTES`.
-    let bytes = len * size_of::<T>();
-    call::charge(bytes)?;
-    // The layout exists: `bytes` is small.
-    let layout = Layout::array::<T>(len).map_err(|_| AllocError::size_overflow(align_of::<T>()))?;
-    let dst = arena.try_alloc_layout(layout)?.cast::<T>();
+    call::charge(len * size_of::<T>())?;
+    let dst = arena.try_alloc_uninit_slice::<T>(len)?;
     // SAFETY: the first `len` elements of the buffer were written by `fill` and are moved
     // once (the builder finishes right after, and forgets them); `dst` is a fresh block of
-    // `len` elements, aligned, in the arena for `'bump`, disjoint from the stack buffer.
+    // `len` elements (dangling when empty, where nothing is copied), in the arena for `'bump`,
+    // disjoint from the stack buffer; after the copy every element is initialised.
     unsafe {
-        core::ptr::copy_nonoverlapping(ptr.as_ptr(), dst.as_ptr(), len);
-        Ok(core::slice::from_raw_parts_mut(dst.as_ptr(), len))
+        core::ptr::copy_nonoverlapping(ptr.as_ptr(), dst.as_mut_ptr().cast::<T>(), len);
+        Ok(&mut *(core::ptr::from_mut(dst) as *mut [T]))
     }
 }
 
