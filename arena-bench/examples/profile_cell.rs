@@ -1,10 +1,11 @@
 //! Runs one cell of the matrix in this process, for a profiler: `perf record` or
 //! `valgrind --tool=callgrind` see one strategy's code and nothing else (no child processes, no
-//! timing loop, no counting pass).
+//! timing loop, no counting pass). The `profiling` profile is `release` with line tables, for
+//! annotated source; `--release` builds the same code without them.
 //!
 //! ```sh
-//! cargo build --release -p arena-bench --example profile_cell
-//! valgrind --tool=callgrind target/release/examples/profile_cell postcard city slab-fresh 2MB 5
+//! cargo build --profile profiling -p arena-bench --example profile_cell
+//! valgrind --tool=callgrind target/profiling/examples/profile_cell postcard city slab-fresh 2MB 5
 //! ```
 //!
 //! Arguments: format, dataset, strategy (names as in `--help` of arena-bench; the `*-mimalloc`

@@ -84,17 +84,24 @@ pub(super) fn binary_for(allocator: GlobalAllocator) -> Result<PathBuf, String> 
     if path.exists() {
         return Ok(path);
     }
-    // `cargo run` builds only the binary it runs: build the sibling with the same profile.
-    let release = exe
+    // `cargo run` builds only the binary it runs: build the sibling with the same profile, the
+    // one its directory is named after (`dev` builds into `debug`).
+    let profile = exe
         .parent()
         .and_then(Path::file_name)
-        .is_some_and(|p| p == "release");
+        .and_then(|p| p.to_str())
+        .map_or("dev", |p| if p == "debug" { "dev" } else { p });
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut build = Command::new(cargo);
-    build.args(["build", "-p", "arena-bench", "--bin", name]);
-    if release {
-        build.arg("--release");
-    }
+    build.args([
+        "build",
+        "-p",
+        "arena-bench",
+        "--bin",
+        name,
+        "--profile",
+        profile,
+    ]);
     eprintln!("arena-bench: building {name} (the mimalloc strategies run in it)...");
     let ok = build.status().is_ok_and(|s| s.success());
     if ok && path.exists() {
