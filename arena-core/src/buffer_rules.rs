@@ -84,7 +84,23 @@ impl<V> Rules<V> {
     /// Whether the method asked for accepts a value of `kind`.
     #[inline(always)]
     fn accepts(&self, kind: Kind) -> bool {
-        match self.ask {
+        self.ask.accepts(kind)
+    }
+
+    /// Whether an unsigned integer is visited: an identifier takes only the widths serde's
+    /// buffer takes (8 and 64 bits, `identifier_width`).
+    #[inline(always)]
+    fn accepts_unsigned(&self, identifier_width: bool) -> bool {
+        (self.ask == Ask::Identifier && identifier_width) || self.accepts(Kind::Integer)
+    }
+}
+
+impl Ask {
+    /// Whether the method asked for accepts a value of `kind`. Not generic: a `Rules` of any
+    /// visitor asks this one function, which the optimizer inlines where it is called.
+    #[inline]
+    fn accepts(self, kind: Kind) -> bool {
+        match self {
             Ask::Any | Ask::UnitStruct => true,
             Ask::Bool => kind == Kind::Bool,
             Ask::Integer => kind == Kind::Integer,
@@ -99,42 +115,13 @@ impl<V> Rules<V> {
             Ask::Struct => matches!(kind, Kind::Seq | Kind::Map),
         }
     }
+}
 
-    /// Visits a value of `kind` with `visit`, or refuses it as `unexpected`.
-    #[inline(always)]
-    fn check<'de, E: Error>(
-        self,
-        kind: Kind,
-        unexpected: Unexpected<'_>,
-        visit: impl FnOnce(V) -> Result<V::Value, E>,
-    ) -> Result<V::Value, E>
-    where
-        V: Visitor<'de>,
-    {
-        if self.accepts(kind) {
-            visit(self.visitor)
-        } else {
-            Err(E::invalid_type(unexpected, &self.visitor))
-        }
-    }
-
-    /// An unsigned integer: an identifier takes only the widths serde's buffer takes (8 and 64
-    /// bits).
-    #[inline(always)]
-    fn unsigned<'de, E: Error>(
-        self,
-        v: u64,
-        identifier_width: bool,
-        visit: impl FnOnce(V) -> Result<V::Value, E>,
-    ) -> Result<V::Value, E>
-    where
-        V: Visitor<'de>,
-    {
-        if self.ask == Ask::Identifier && identifier_width {
-            return visit(self.visitor);
-        }
-        self.check(Kind::Integer, Unexpected::Unsigned(v), visit)
-    }
+/// The `invalid type` error for a value the method asked for refuses: generic over the error
+/// only, so one copy serves every visitor (which it names through `Expected`).
+#[cold]
+fn refused<E: Error>(unexpected: Unexpected<'_>, expected: &dyn Expected) -> E {
+    E::invalid_type(unexpected, expected)
 }
 
 /// What the input held, as far as the rules tell apart.
@@ -154,12 +141,33 @@ enum Kind {
 }
 
 /// `visit_*` methods of [`Rules`] visiting a value of the kind named when the method asked for
-/// accepts it, and refusing it as the `Unexpected` the closure makes of it otherwise.
+/// accepts it, and refusing it as the `Unexpected` the expression makes of it otherwise.
+/// Written out in each method rather than through a closure: a closure and the function taking
+/// it would be two more functions per method and visitor for the compiler to build and inline.
 macro_rules! checked_visits {
     ($($method:ident($ty:ty) => $kind:ident, |$v:ident| $unexpected:expr;)*) => {$(
         #[inline]
         fn $method<E: Error>(self, $v: $ty) -> Result<V::Value, E> {
-            self.check(Kind::$kind, $unexpected, |vis| vis.$method($v))
+            if self.accepts(Kind::$kind) {
+                self.visitor.$method($v)
+            } else {
+                Err(refused($unexpected, &self.visitor))
+            }
+        }
+    )*};
+}
+
+/// `visit_u*` methods of [`Rules`]: as [`checked_visits`], an identifier taking the widths
+/// serde's buffer takes.
+macro_rules! unsigned_visits {
+    ($($method:ident($ty:ty) => $identifier_width:literal;)*) => {$(
+        #[inline]
+        fn $method<E: Error>(self, v: $ty) -> Result<V::Value, E> {
+            if self.accepts_unsigned($identifier_width) {
+                self.visitor.$method(v)
+            } else {
+                Err(refused(Unexpected::Unsigned(v.into()), &self.visitor))
+            }
         }
     )*};
 }
@@ -192,7 +200,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
             return self.visitor.visit_i128(v);
         }
         match i64::try_from(v) {
-            Ok(v) => Err(E::invalid_type(Unexpected::Signed(v), &self.visitor)),
+            Ok(v) => Err(refused(Unexpected::Signed(v), &self.visitor)),
             Err(_) => Err(wide_invalid_type("i128", v, &self.visitor)),
         }
     }
@@ -203,29 +211,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
             return self.visitor.visit_u128(v);
         }
         match u64::try_from(v) {
-            Ok(v) => Err(E::invalid_type(Unexpected::Unsigned(v), &self.visitor)),
+            Ok(v) => Err(refused(Unexpected::Unsigned(v), &self.visitor)),
             Err(_) => Err(wide_invalid_type("u128", v, &self.visitor)),
         }
     }
 
-    #[inline]
-    fn visit_u8<E: Error>(self, v: u8) -> Result<V::Value, E> {
-        self.unsigned(v.into(), true, |vis| vis.visit_u8(v))
-    }
-
-    #[inline]
-    fn visit_u16<E: Error>(self, v: u16) -> Result<V::Value, E> {
-        self.unsigned(v.into(), false, |vis| vis.visit_u16(v))
-    }
-
-    #[inline]
-    fn visit_u32<E: Error>(self, v: u32) -> Result<V::Value, E> {
-        self.unsigned(v.into(), false, |vis| vis.visit_u32(v))
-    }
-
-    #[inline]
-    fn visit_u64<E: Error>(self, v: u64) -> Result<V::Value, E> {
-        self.unsigned(v, true, |vis| vis.visit_u64(v))
+    unsigned_visits! {
+        visit_u8(u8) => true;
+        visit_u16(u16) => false;
+        visit_u32(u32) => false;
+        visit_u64(u64) => true;
     }
 
     #[inline]
@@ -233,7 +228,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
         if self.accepts(Kind::Str) {
             self.visitor.visit_string(v)
         } else {
-            Err(E::invalid_type(Unexpected::Str(&v), &self.visitor))
+            Err(refused(Unexpected::Str(&v), &self.visitor))
         }
     }
 
@@ -242,13 +237,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
         if self.accepts(Kind::Bytes) {
             self.visitor.visit_byte_buf(v)
         } else {
-            Err(E::invalid_type(Unexpected::Bytes(&v), &self.visitor))
+            Err(refused(Unexpected::Bytes(&v), &self.visitor))
         }
     }
 
     #[inline]
     fn visit_none<E: Error>(self) -> Result<V::Value, E> {
-        self.check(Kind::Option, Unexpected::Option, Visitor::visit_none)
+        if self.accepts(Kind::Option) {
+            self.visitor.visit_none()
+        } else {
+            Err(refused(Unexpected::Option, &self.visitor))
+        }
     }
 
     #[inline]
@@ -256,13 +255,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
         if self.accepts(Kind::Option) {
             self.visitor.visit_some(deserializer)
         } else {
-            Err(D::Error::invalid_type(Unexpected::Option, &self.visitor))
+            Err(refused(Unexpected::Option, &self.visitor))
         }
     }
 
     #[inline]
     fn visit_unit<E: Error>(self) -> Result<V::Value, E> {
-        self.check(Kind::Unit, Unexpected::Unit, Visitor::visit_unit)
+        if self.accepts(Kind::Unit) {
+            self.visitor.visit_unit()
+        } else {
+            Err(refused(Unexpected::Unit, &self.visitor))
+        }
     }
 
     #[inline]
@@ -273,10 +276,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
         if self.accepts(Kind::Newtype) {
             self.visitor.visit_newtype_struct(deserializer)
         } else {
-            Err(D::Error::invalid_type(
-                Unexpected::NewtypeStruct,
-                &self.visitor,
-            ))
+            Err(refused(Unexpected::NewtypeStruct, &self.visitor))
         }
     }
 
@@ -286,11 +286,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
         if self.ask == Ask::UnitStruct {
             return match seq.next_element::<IgnoredContent>()? {
                 None => self.visitor.visit_unit(),
-                Some(_) => Err(S::Error::invalid_type(Unexpected::Seq, &self.visitor)),
+                Some(_) => Err(refused(Unexpected::Seq, &self.visitor)),
             };
         }
         if !self.accepts(Kind::Seq) {
-            return Err(S::Error::invalid_type(Unexpected::Seq, &self.visitor));
+            return Err(refused(Unexpected::Seq, &self.visitor));
         }
         let len = seq.size_hint();
         let mut seq = EndTracked::new(seq);
@@ -305,11 +305,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
         if matches!(self.ask, Ask::Unit | Ask::UnitStruct) {
             return match map.next_key::<IgnoredContent>()? {
                 None => self.visitor.visit_unit(),
-                Some(_) => Err(M::Error::invalid_type(Unexpected::Map, &self.visitor)),
+                Some(_) => Err(refused(Unexpected::Map, &self.visitor)),
             };
         }
         if !self.accepts(Kind::Map) {
-            return Err(M::Error::invalid_type(Unexpected::Map, &self.visitor));
+            return Err(refused(Unexpected::Map, &self.visitor));
         }
         let len = map.size_hint();
         let mut map = EndTracked::new(map);
@@ -324,7 +324,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
         if self.ask == Ask::Any {
             return Err(E::Error::custom(ENUM_INPUT));
         }
-        Err(E::Error::invalid_type(Unexpected::Enum, &self.visitor))
+        Err(refused(Unexpected::Enum, &self.visitor))
     }
 }
 
