@@ -141,15 +141,15 @@ enum Kind {
 }
 
 /// `visit_*` methods of [`Rules`] visiting a value of the kind named when the method asked for
-/// accepts it, and refusing it as the `Unexpected` the expression makes of it otherwise.
+/// accepts it, and refusing it as the `Unexpected` made of it otherwise.
 /// Written out in each method rather than through a closure: a closure and the function taking
 /// it would be two more functions per method and visitor for the compiler to build and inline.
 macro_rules! checked_visits {
-    ($($method:ident($ty:ty) => $kind:ident, |$v:ident| $unexpected:expr;)*) => {$(
+    ($($method:ident($($v:ident: $ty:ty)?) => $kind:ident, $unexpected:expr;)*) => {$(
         #[inline]
-        fn $method<E: Error>(self, $v: $ty) -> Result<V::Value, E> {
+        fn $method<E: Error>(self, $($v: $ty)?) -> Result<V::Value, E> {
             if self.accepts(Kind::$kind) {
-                self.visitor.$method($v)
+                self.visitor.$method($($v)?)
             } else {
                 Err(refused($unexpected, &self.visitor))
             }
@@ -180,18 +180,20 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
     }
 
     checked_visits! {
-        visit_bool(bool) => Bool, |v| Unexpected::Bool(v);
-        visit_i8(i8) => Integer, |v| Unexpected::Signed(v.into());
-        visit_i16(i16) => Integer, |v| Unexpected::Signed(v.into());
-        visit_i32(i32) => Integer, |v| Unexpected::Signed(v.into());
-        visit_i64(i64) => Integer, |v| Unexpected::Signed(v);
-        visit_f32(f32) => Float, |v| Unexpected::Float(v.into());
-        visit_f64(f64) => Float, |v| Unexpected::Float(v);
-        visit_char(char) => Char, |v| Unexpected::Char(v);
-        visit_str(&str) => Str, |v| Unexpected::Str(v);
-        visit_borrowed_str(&'de str) => Str, |v| Unexpected::Str(v);
-        visit_bytes(&[u8]) => Bytes, |v| Unexpected::Bytes(v);
-        visit_borrowed_bytes(&'de [u8]) => Bytes, |v| Unexpected::Bytes(v);
+        visit_bool(v: bool) => Bool, Unexpected::Bool(v);
+        visit_i8(v: i8) => Integer, Unexpected::Signed(v.into());
+        visit_i16(v: i16) => Integer, Unexpected::Signed(v.into());
+        visit_i32(v: i32) => Integer, Unexpected::Signed(v.into());
+        visit_i64(v: i64) => Integer, Unexpected::Signed(v);
+        visit_f32(v: f32) => Float, Unexpected::Float(v.into());
+        visit_f64(v: f64) => Float, Unexpected::Float(v);
+        visit_char(v: char) => Char, Unexpected::Char(v);
+        visit_str(v: &str) => Str, Unexpected::Str(v);
+        visit_borrowed_str(v: &'de str) => Str, Unexpected::Str(v);
+        visit_bytes(v: &[u8]) => Bytes, Unexpected::Bytes(v);
+        visit_borrowed_bytes(v: &'de [u8]) => Bytes, Unexpected::Bytes(v);
+        visit_none() => Option, Unexpected::Option;
+        visit_unit() => Unit, Unexpected::Unit;
     }
 
     #[inline]
@@ -242,29 +244,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Rules<V> {
     }
 
     #[inline]
-    fn visit_none<E: Error>(self) -> Result<V::Value, E> {
-        if self.accepts(Kind::Option) {
-            self.visitor.visit_none()
-        } else {
-            Err(refused(Unexpected::Option, &self.visitor))
-        }
-    }
-
-    #[inline]
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
         if self.accepts(Kind::Option) {
             self.visitor.visit_some(deserializer)
         } else {
             Err(refused(Unexpected::Option, &self.visitor))
-        }
-    }
-
-    #[inline]
-    fn visit_unit<E: Error>(self) -> Result<V::Value, E> {
-        if self.accepts(Kind::Unit) {
-            self.visitor.visit_unit()
-        } else {
-            Err(refused(Unexpected::Unit, &self.visitor))
         }
     }
 
