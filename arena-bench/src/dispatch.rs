@@ -14,7 +14,7 @@ use crate::format::{
     Bincode, Cbor, Format, FormatId, Json, JsonSerde, JsonSonic, MsgPack, Postcard,
 };
 use crate::strategy::{
-    Borrowed, Fresh, InPlace, Multitude, Ours, Owned, Reused, Strategy, ViaValue,
+    Borrowed, Fresh, InPlace, Multitude, Ours, Owned, Reused, Strategy, ViaSerde, ViaValue,
 };
 use crate::strategy_id::StrategyId;
 use crate::value::{ArenaValueFresh, SerdeValue, SimdJsonValue, SonicValue, ValueStrategy};
@@ -28,8 +28,9 @@ use crate::value::{ArenaValueFresh, SerdeValue, SimdJsonValue, SonicValue, Value
 pub fn cell(format: FormatId, dataset: DatasetId, strategy: StrategyId) -> Result<Cell, String> {
     if !strategy.reads(format) {
         return Err(format!(
-            "{} reads JSON only, not {}",
+            "{} reads {}, not {}",
             strategy.name(),
+            strategy.reads_what(),
             format.name()
         ));
     }
@@ -49,6 +50,8 @@ pub fn cell(format: FormatId, dataset: DatasetId, strategy: StrategyId) -> Resul
     }
     let code = if strategy.json_only() {
         json_only(dataset, strategy)
+    } else if strategy == StrategyId::SlabFreshViaSerde {
+        via_serde(format, dataset)
     } else {
         match format {
             FormatId::Postcard => binary::<Postcard>(dataset, strategy),
@@ -149,6 +152,37 @@ fn multitude<F: Format + 'static, D: Dataset + 'static>(
         StrategyId::MultitudeFresh => Ok(Code::of::<F, D, Fresh<Multitude>>()),
         StrategyId::MultitudeReused => Ok(Code::of::<F, D, Reused<Multitude>>()),
         _ => no_code(strategy),
+    }
+}
+
+/// `slab-fresh-via-serde`'s code: compiled for the formats it reads
+/// ([`StrategyId::reads`]) and the datasets it is measured on (`DatasetId::skipped`), the
+/// city and the rows (in postcard and bincode, the formats they are written in).
+fn via_serde(format: FormatId, dataset: DatasetId) -> Result<Code, String> {
+    fn of<F: Format + 'static, D: Dataset + 'static>() -> Code {
+        Code::of::<F, D, Fresh<Ours<arena_core::SlabArena, ViaSerde>>>()
+    }
+    fn city_or_rows<F: Format + 'static>(dataset: DatasetId) -> Result<Code, String> {
+        match dataset {
+            DatasetId::City | DatasetId::CityLarge => Ok(of::<F, city::City>()),
+            DatasetId::Rows => Ok(of::<F, rows::Rows>()),
+            _ => no_code(StrategyId::SlabFreshViaSerde),
+        }
+    }
+    fn city_only<F: Format + 'static>(dataset: DatasetId) -> Result<Code, String> {
+        match dataset {
+            DatasetId::City | DatasetId::CityLarge => Ok(of::<F, city::City>()),
+            _ => no_code(StrategyId::SlabFreshViaSerde),
+        }
+    }
+    match format {
+        FormatId::Postcard => city_or_rows::<Postcard>(dataset),
+        FormatId::Bincode => city_or_rows::<Bincode>(dataset),
+        FormatId::MsgPack => city_only::<MsgPack>(dataset),
+        FormatId::Cbor => city_only::<Cbor>(dataset),
+        FormatId::Json | FormatId::JsonSerde | FormatId::JsonSonic => {
+            no_code(StrategyId::SlabFreshViaSerde)
+        }
     }
 }
 

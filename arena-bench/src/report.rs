@@ -344,8 +344,8 @@ impl Report {
         }
         let bar = 16.0;
         let panel_h = bar * strategies.len() as f64 + 40.0;
-        // Wide enough for the longest label, "slab-fresh-via-value (JSON)", at 11 px.
-        let (label_w, panel_w) = (175.0, 330.0);
+        // Wide enough for the longest label, "slab-fresh-via-serde (binary)", at 11 px.
+        let (label_w, panel_w) = (185.0, 330.0);
         let width = 2.0 * (label_w + panel_w) + 40.0;
         let height = panel_h * datasets.len() as f64 + 50.0;
         let mut s = String::new();
@@ -495,13 +495,14 @@ pub fn os_calls(row: &Row) -> String {
     }
 }
 
-/// A strategy's label in the chart: its name, marked when it reads JSON only, as its means
-/// are then over JSON alone where the others' are over every format of the run.
+/// A strategy's label in the chart: its name, marked when it reads JSON only or the binary
+/// formats only, as its means are then over those alone where the others' are over every
+/// format of the run.
 fn chart_label(strategy: &str) -> String {
-    if StrategyId::from_name(strategy).is_some_and(StrategyId::json_only) {
-        format!("{strategy} (JSON)")
-    } else {
-        strategy.to_owned()
+    match StrategyId::from_name(strategy) {
+        Some(id) if id.json_only() => format!("{strategy} (JSON)"),
+        Some(StrategyId::SlabFreshViaSerde) => format!("{strategy} (binary)"),
+        _ => strategy.to_owned(),
     }
 }
 

@@ -340,6 +340,29 @@ impl ArenaRead for Direct {
     }
 }
 
+/// Through the format's own serde `Deserializer` ([`Format::decode_seed`]: postcard's,
+/// bincode's, rmp-serde's, cbor4ii's) with a default [`ArenaSeed`], as a user reads a format
+/// that has no entry point in arena-core: no `str_as_bytes`, no bound on announced lengths
+/// from the input's size, and a trust of its own per document (a new seed, as a user would
+/// write it, not the stream's). What the entry point adds over this is the difference
+/// between this strategy's rows and `slab-fresh`'s.
+#[derive(Debug)]
+pub struct ViaSerde;
+
+impl ArenaRead for ViaSerde {
+    #[inline]
+    fn read<'a, F: Format, D: Dataset, K: ArenaKind>(
+        arena: &'a K,
+        _: &'a LengthTrust,
+        input: &[u8],
+    ) -> Result<(D::Arena<'a>, Option<Duration>), String>
+    where
+        D::Arena<'a>: ArenaDeserialize<'a, K>,
+    {
+        Ok((F::decode_seed(input, ArenaSeed::new(arena))?, None))
+    }
+}
+
 /// JSON only: the document parsed into an [`arena_core::Value`] in the arena, then replayed
 /// (`Value::deserializer`) into the `#[derive(ArenaDeserialize)]` model in the same arena,
 /// which holds both when the document is done. The replay's announced lengths are the value's

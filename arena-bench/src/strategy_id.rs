@@ -51,6 +51,11 @@ pub enum StrategyId {
     /// 5. JSON only: an `arena_core::Value` parsed into a fresh `SlabArena` per document,
     ///    replayed into the `#[derive(ArenaDeserialize)]` model in the same arena.
     SlabFreshViaValue,
+    /// 5. `#[derive(ArenaDeserialize)]` into a fresh `SlabArena` per document through the
+    ///    format's own serde `Deserializer` (postcard's, bincode's, rmp-serde's, cbor4ii's)
+    ///    and a default `ArenaSeed`, as a user whose format has no entry point in arena-core
+    ///    reads it.
+    SlabFreshViaSerde,
     /// 6. multitude, a fresh arena per document.
     MultitudeFresh,
     /// 6. multitude, one arena reset between documents.
@@ -69,9 +74,19 @@ pub enum StrategyId {
     ValueSonicRs,
 }
 
+/// The formats [`StrategyId::SlabFreshViaSerde`] reads: those whose arena-core entry point has
+/// a serde `Deserializer` of the format's own crate beside it (postcard, bincode, rmp-serde,
+/// cbor4ii). JSON's is json-serde, which every strategy reads through serde_json.
+pub const VIA_SERDE_FORMATS: [FormatId; 4] = [
+    FormatId::Postcard,
+    FormatId::Bincode,
+    FormatId::MsgPack,
+    FormatId::Cbor,
+];
+
 impl StrategyId {
     /// Every strategy, in report order: the typed matrix, then the value table.
-    pub const ALL: [Self; 20] = [
+    pub const ALL: [Self; 21] = [
         Self::OwnedSystem,
         Self::OwnedMimalloc,
         Self::InPlaceSystem,
@@ -84,6 +99,7 @@ impl StrategyId {
         Self::SlabFresh,
         Self::SlabReused,
         Self::SlabFreshViaValue,
+        Self::SlabFreshViaSerde,
         Self::MultitudeFresh,
         Self::MultitudeReused,
         Self::ValueSerdeSystem,
@@ -110,6 +126,7 @@ impl StrategyId {
             Self::SlabFresh => "slab-fresh",
             Self::SlabReused => "slab-reused",
             Self::SlabFreshViaValue => "slab-fresh-via-value",
+            Self::SlabFreshViaSerde => "slab-fresh-via-serde",
             Self::MultitudeFresh => "multitude-fresh",
             Self::MultitudeReused => "multitude-reused",
             Self::ValueSerdeSystem => "value-serde-system",
@@ -149,6 +166,7 @@ impl StrategyId {
                 | Self::SlabFresh
                 | Self::SlabReused
                 | Self::SlabFreshViaValue
+                | Self::SlabFreshViaSerde
         )
     }
 
@@ -159,10 +177,25 @@ impl StrategyId {
         self.is_value() || matches!(self, Self::SlabFreshViaValue)
     }
 
-    /// Whether the strategy reads documents in `format` (see [`Self::json_only`]).
+    /// Whether the strategy reads documents in `format`: JSON only (see [`Self::json_only`]),
+    /// the formats with a serde `Deserializer` of their own beside arena-core's entry point
+    /// ([`Self::SlabFreshViaSerde`]), or every format.
     #[must_use]
     pub fn reads(self, format: FormatId) -> bool {
-        !self.json_only() || format == FormatId::Json
+        match self {
+            Self::SlabFreshViaSerde => VIA_SERDE_FORMATS.contains(&format),
+            _ => !self.json_only() || format == FormatId::Json,
+        }
+    }
+
+    /// The formats the strategy reads, in words, for the error of a cell it does not read.
+    #[must_use]
+    pub const fn reads_what(self) -> &'static str {
+        match self {
+            Self::SlabFreshViaSerde => "postcard, bincode, msgpack and cbor",
+            _ if self.json_only() => "JSON only",
+            _ => "every format",
+        }
     }
 
     /// The strategy whose time every speedup of this one is against: owned types for the typed

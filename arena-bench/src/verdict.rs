@@ -30,6 +30,12 @@ pub const CONTENDER: &str = "slab-fresh";
 /// is a choice users make inside the product.
 pub const REUSED: &str = "slab-reused";
 
+/// The arena read through the format's own serde `Deserializer` and a default `ArenaSeed`
+/// (what a user whose format has no entry point in arena-core gets), judged against the same
+/// competitors as [`CONTENDER`] in the cells where both were measured, and reported apart:
+/// it is [`CONTENDER`] without what the entry point adds.
+pub const VIA_SERDE: &str = "slab-fresh-via-serde";
+
 /// How much slower than the fastest competitor [`CONTENDER`] may be and still count: its
 /// time at most `1 + TOLERANCE_PERCENT / 100` times the other's. 3%: about the spread of one
 /// cell's median between rounds on a quiet machine, so a smaller gap is not a result.
@@ -90,19 +96,29 @@ impl Verdict {
     }
 }
 
-/// The verdict of a cell whose strategies took `medians` (name, median nanoseconds per
-/// document), or `None` when [`CONTENDER`] or every other strategy is missing; [`verdicts`]
-/// passes the competitors only.
+/// The verdict of [`CONTENDER`] in a cell whose strategies took `medians` (name, median
+/// nanoseconds per document): [`verdict_of`] it.
+#[must_use]
+pub fn verdict<'a>(medians: impl IntoIterator<Item = (&'a str, u64)>) -> Option<Verdict> {
+    verdict_of(CONTENDER, medians)
+}
+
+/// The verdict of `contender` in a cell whose strategies took `medians` (name, median
+/// nanoseconds per document), or `None` when `contender` or every other strategy is missing;
+/// [`verdicts`] passes the competitors only.
 ///
-/// [`CONTENDER`] is compared with the fastest of the others: [`Outcome::Fastest`] when its time
+/// `contender` is compared with the fastest of the others: [`Outcome::Fastest`] when its time
 /// is at most theirs, [`Outcome::Within`] when it is at most `1 + TOLERANCE_PERCENT / 100`
 /// times theirs (computed in integers, so the boundary is exact), [`Outcome::Lost`] beyond.
 #[must_use]
-pub fn verdict<'a>(medians: impl IntoIterator<Item = (&'a str, u64)>) -> Option<Verdict> {
+pub fn verdict_of<'a>(
+    contender_name: &str,
+    medians: impl IntoIterator<Item = (&'a str, u64)>,
+) -> Option<Verdict> {
     let mut contender = None;
     let mut fastest: Option<(&str, u64)> = None;
     for (name, ns) in medians {
-        if name == CONTENDER {
+        if name == contender_name {
             contender = Some(ns);
         } else if fastest.is_none_or(|(_, best)| ns < best) {
             fastest = Some((name, ns));
@@ -215,6 +231,10 @@ pub struct CellVerdict {
     /// measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused_ns: Option<u64>,
+    /// [`VIA_SERDE`]'s verdict against the same competitors, when it was measured in the
+    /// cell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via_serde: Option<Verdict>,
     /// The noise of the two times compared: the larger spread of their rows over their
     /// documents ([`Row::spread_percent`]), rounded up to a whole percent. A gap no larger is
     /// not a result of this run alone: one round measures each cell in one process.
@@ -275,6 +295,27 @@ impl CellVerdict {
     }
 }
 
+impl CellVerdict {
+    /// One line for [`VIA_SERDE`] in this cell, when it was measured: its verdict against the
+    /// cell's competitors, and [`CONTENDER`]'s time beside it.
+    #[must_use]
+    pub fn via_serde_line(&self) -> Option<String> {
+        let v = self.via_serde.as_ref()?;
+        let ms = |ns: u64| ns as f64 / 1e6;
+        Some(format!(
+            "{}/{}: {} ({VIA_SERDE} {:.3} ms, {} {:.3} ms per document; {CONTENDER}, through \
+             the entry point, {:.3} ms)",
+            self.format,
+            self.dataset,
+            v.words(),
+            ms(v.contender_ns),
+            v.fastest_other,
+            ms(v.other_ns),
+            ms(self.verdict.contender_ns)
+        ))
+    }
+}
+
 /// The verdict of every cell of `rows` (in run order) where [`CONTENDER`] and another
 /// strategy of the typed matrix were measured; the value table's strategies, which read no
 /// model, take no part.
@@ -312,6 +353,16 @@ pub fn verdicts(rows: &[Row]) -> Vec<CellVerdict> {
                         && r.total_median_ns > 0
                 })
                 .map(|r| r.total_median_ns);
+            let via_serde = verdict_of(
+                VIA_SERDE,
+                rows.iter()
+                    .filter(|r| r.format == format && r.dataset == dataset)
+                    .filter(|r| {
+                        (r.strategy == VIA_SERDE && r.error.is_none() && r.total_median_ns > 0)
+                            || (measured(r) && r.strategy != CONTENDER)
+                    })
+                    .map(|r| (r.strategy.as_str(), r.total_median_ns)),
+            );
             let spread = |name: &str| {
                 rows.iter()
                     .filter(measured)
@@ -325,6 +376,7 @@ pub fn verdicts(rows: &[Row]) -> Vec<CellVerdict> {
                 group: CellGroup::of(format, dataset),
                 verdict,
                 reused_ns,
+                via_serde,
                 noise_percent: noise.ceil() as u64,
             })
         })
@@ -424,6 +476,23 @@ pub fn markdown(verdicts: &[CellVerdict], summary: &[Summary]) -> String {
              each document) against {CONTENDER} (a new one per document), per cell.\n"
         );
         for line in reuse {
+            let _ = writeln!(out, "- {line}");
+        }
+    }
+    let via_serde: Vec<String> = verdicts
+        .iter()
+        .filter_map(CellVerdict::via_serde_line)
+        .collect();
+    if !via_serde.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n### Through the format's own serde Deserializer\n\n\
+             {VIA_SERDE}: the same model into a fresh `SlabArena`, read by an `ArenaSeed` with \
+             its defaults over the format's own serde `Deserializer` (postcard's, bincode's, \
+             rmp-serde's, cbor4ii's) instead of arena-core's entry point, as a user whose format \
+             has no entry point reads it; its verdict against the same competitors, per cell.\n"
+        );
+        for line in via_serde {
             let _ = writeln!(out, "- {line}");
         }
     }
@@ -626,6 +695,47 @@ mod tests {
     }
 
     #[test]
+    fn the_format_s_own_deserializer_is_judged_against_the_competitors_alone() {
+        let rows = [
+            row("postcard", "city", "in-place-mimalloc", 100),
+            row("postcard", "city", CONTENDER, 60),
+            row("postcard", "city", VIA_SERDE, 120),
+            // Another arena of the toolkit is no competitor of either.
+            row("postcard", "city", "slab-reused", 50),
+            row("bincode", "city", "in-place-system", 100),
+            row("bincode", "city", CONTENDER, 60),
+            row("bincode", "city", VIA_SERDE, 90),
+            // Not measured: no line.
+            row("msgpack", "city", "in-place-system", 100),
+            row("msgpack", "city", CONTENDER, 60),
+        ];
+        let v = verdicts(&rows);
+        // slab-fresh's own verdict does not see it.
+        assert_eq!(v[0].verdict.fastest_other, "in-place-mimalloc");
+        let postcard = v[0].via_serde.as_ref().unwrap();
+        assert_eq!(
+            (postcard.outcome, postcard.fastest_other.as_str()),
+            (Outcome::Lost, "in-place-mimalloc")
+        );
+        assert_eq!(v[1].via_serde.as_ref().unwrap().outcome, Outcome::Fastest);
+        assert_eq!(v[2].via_serde, None);
+        assert_eq!(
+            v[0].via_serde_line().unwrap(),
+            "postcard/city: lost: in-place-mimalloc is 20% faster (slab-fresh-via-serde \
+             0.000 ms, in-place-mimalloc 0.000 ms per document; slab-fresh, through the entry \
+             point, 0.000 ms)"
+        );
+        let text = markdown(&v, &summarize(&v));
+        assert!(text.contains("### Through the format's own serde Deserializer"));
+        assert_eq!(
+            text.matches("- bincode/city: fastest (slab-fresh-via-serde")
+                .count(),
+            1
+        );
+        assert!(!text.contains("msgpack/city: fastest (slab-fresh-via-serde"));
+    }
+
+    #[test]
     fn reuse_is_stated_either_way() {
         let cell = |fresh: u64, reused: u64| CellVerdict {
             format: "bincode".to_owned(),
@@ -633,6 +743,7 @@ mod tests {
             group: CellGroup::Matrix,
             verdict: verdict([(CONTENDER, fresh), ("borrowed", fresh * 2)]).unwrap(),
             reused_ns: Some(reused),
+            via_serde: None,
             noise_percent: 0,
         };
         assert_eq!(

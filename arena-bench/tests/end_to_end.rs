@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use arena_bench::format::FormatId;
 use arena_bench::report::Report;
 use arena_bench::report_row::{BASELINE, VALUE_BASELINE};
 use arena_bench::strategy_id::StrategyId;
@@ -48,9 +49,17 @@ fn run(out: &PathBuf, args: &[&str]) -> Report {
 /// Checks every row; `formats` includes JSON when `strategies` has any that reads JSON only
 /// (the value table's, and slab-fresh-via-value).
 fn check_rows(report: &Report, formats: usize, datasets: usize, strategies: &[StrategyId]) {
+    let mut seen: Vec<FormatId> = Vec::new();
+    for r in &report.rows {
+        let format = FormatId::from_name(&r.row.format).expect("a known format");
+        if !seen.contains(&format) {
+            seen.push(format);
+        }
+    }
+    assert_eq!(seen.len(), formats, "{seen:?}");
     let cells: usize = strategies
         .iter()
-        .map(|s| if s.json_only() { 1 } else { formats })
+        .map(|s| seen.iter().filter(|f| s.reads(**f)).count())
         .sum();
     assert_eq!(report.rows.len(), cells * datasets);
     for strategy in strategies {
@@ -226,6 +235,18 @@ fn every_strategy_reports_a_sane_row_on_a_tiny_city() {
     );
     for v in &report.verdicts {
         assert!(table.contains(&v.line()), "no verdict line in report.md");
+    }
+    // The format's own Deserializer is judged apart, in the four formats that have one.
+    let via_serde: Vec<&str> = report
+        .verdicts
+        .iter()
+        .filter(|v| v.via_serde.is_some())
+        .map(|v| v.format.as_str())
+        .collect();
+    assert_eq!(via_serde, ["postcard", "bincode", "msgpack", "cbor"]);
+    assert!(table.contains("### Through the format's own serde Deserializer"));
+    for line in report.verdicts.iter().filter_map(|v| v.via_serde_line()) {
+        assert!(table.contains(&line), "no line for {line} in report.md");
     }
     let _ = std::fs::remove_dir_all(&out);
 }

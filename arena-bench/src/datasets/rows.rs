@@ -171,8 +171,9 @@ mod tests {
                 read += 1;
             }
         }
-        // The 13 strategies that read every format, multitude's included, in both formats.
-        assert_eq!(read, 26);
+        // The 13 strategies that read every format, multitude's included, and
+        // slab-fresh-via-serde, in both formats.
+        assert_eq!(read, 28);
         for format in [FormatId::MsgPack, FormatId::Cbor, FormatId::Json] {
             let error = dispatch::cell(format, DatasetId::Rows, StrategyId::SlabFresh).unwrap_err();
             assert!(error.contains(SKIPPED_FORMAT), "{error}");

@@ -105,6 +105,8 @@ OPTIONS (lists are comma-separated; the default is all):
   --strategy S      owned-system, owned-mimalloc, in-place-system, in-place-mimalloc, borrowed,
                     bumpalo-fresh, bumpalo-reused, bump-scope-fresh, bump-scope-reused,
                     slab-fresh, slab-reused, slab-fresh-via-value (JSON only),
+                    slab-fresh-via-serde (postcard, bincode, msgpack, cbor through the
+                    format's own serde Deserializer; the city and the rows only),
                     multitude-fresh, multitude-reused;
                     the value table (JSON only): value-serde-system, value-serde-mimalloc,
                     value-slab-fresh, value-bumpalo-fresh, value-simd-json, value-sonic-rs
