@@ -228,7 +228,15 @@ fn visit_map_body(
             )?
         }
     } else {
-        quote!(__serde::de::MapAccess::next_key::<__Field>(&mut __map)?)
+        // What serde's `MapAccess::next_key` does, spelled out: through the wrapper, formats
+        // whose `next_key_seed` is large (sonic-rs's) leave the wrapper out of line, a call
+        // per key.
+        quote! {
+            __serde::de::MapAccess::next_key_seed(
+                &mut __map,
+                ::core::marker::PhantomData::<__Field>,
+            )?
+        }
     };
     let arms: Vec<TokenStream> = arms.collect();
     let match_keys = if cattrs.deny_unknown_fields && deserialized.is_empty() {
