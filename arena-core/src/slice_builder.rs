@@ -5,7 +5,9 @@
 //! - **straight into the arena**, when the format announces a length (postcard, bincode,
 //!   MessagePack, CBOR with definite lengths) that the call trusts, or that the input bounds:
 //!   one block of exactly that many elements is allocated up front and filled in place, so the
-//!   sequence costs one bump and no copy;
+//!   sequence costs one bump and no copy. [`read_slice`] fills a block of a short trusted
+//!   length (a record's tags) without a builder, and hands over to one only when the
+//!   sequence turns out longer;
 //! - **on the scratch stack** otherwise (JSON gives no length; a length past the trust is not
 //!   taken at its word): elements collect outside the arena and are copied in once, at their
 //!   exact size. Into a [`SlabArena`], a staged sequence that passes [`LOW_FROM`] bytes moves
@@ -891,11 +893,120 @@ where
     // copied through the stack (the cold paths take `&mut self`, so it lives in memory), once
     // per sequence, and reading its fields back stalls on the copy.
     let _level = DepthGuard::enter::<S::Error>()?;
+    let hint = seq.size_hint();
+    if direct
+        && let Some(n) = hint
+        && let Some(block) = short_trusted_block::<E::Value, A>(arena, n)
+    {
+        // The common sequence of a format that announces lengths (a record's tags, a pair of
+        // coordinates): its block filled with its length, pointer and hold in registers, and
+        // no builder, whose place lives in memory (its cold paths take `&mut self`) and is
+        // matched again to finish.
+        let (ptr, pending) = block.map_err(BuildError::into_de)?;
+        let mut next = Elements {
+            seq: &mut seq,
+            elem,
+        };
+        let mut extra = MaybeUninit::uninit();
+        let mut filled = 0;
+        loop {
+            let slot = if filled < n {
+                // SAFETY: `ptr` is a block of `n` elements of `E::Value`, and slot
+                // `filled < n` is unused; `MaybeUninit<T>` has the layout of `T`.
+                unsafe { &mut *ptr.add(filled).as_ptr().cast::<MaybeUninit<E::Value>>() }
+            } else {
+                &mut extra
+            };
+            if !next.next(slot)? {
+                break;
+            }
+            if filled == n {
+                // SAFETY: the block's `n` slots are written, and `next` returned `true`
+                // for `extra`, so it initialized it (see `Elements::next`).
+                return unsafe { read_past_announced(arena, ptr, n, pending, &extra, next) };
+            }
+            filled += 1;
+        }
+        trust::judge::<E::Value>(n, filled);
+        drop(pending);
+        // SAFETY: the first `filled` slots of the block were written just above; the block
+        // lives as long as the arena borrow `'bump` and is handed out only here.
+        return Ok(unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), filled) });
+    }
     let mut buf = LocalBuf::uninit();
     // SAFETY: `buf` is declared before `items`, so it outlives it, and is used only through it.
-    let mut items = unsafe { SliceBuilder::open(arena, seq.size_hint(), direct, Some(&mut buf)) }
+    let mut items = unsafe { SliceBuilder::open(arena, hint, direct, Some(&mut buf)) }
         .map_err(BuildError::into_de)?;
     items.extend_from_seq(&mut seq, elem)?;
+    finish(&mut items, arena)
+}
+
+/// A block of `n` elements of `T` in `arena`, taken on the trust, when `n` is short enough
+/// that its bytes need no overflow check (at most the trust's floor): what
+/// [`SliceBuilder::open`] takes for such a length, or `None` where it would not take one
+/// (zero-sized `T`, a longer length, a length the limits or the open direct bytes refuse).
+#[inline(always)]
+fn short_trusted_block<T, A: BumpAllocator + ?Sized>(
+    arena: &A,
+    n: usize,
+) -> Option<Result<(NonNull<T>, PendingGuard), BuildError>> {
+    if size_of::<T>() == 0 || n > trust::FLOOR / size_of::<T>() {
+        return None;
+    }
+    // Cannot overflow: `n` is at most `trust::FLOOR / size`.
+    let bytes = n * size_of::<T>();
+    let pending = PendingGuard::take(n, size_of::<T>(), bytes, DIRECT_PENDING_MAX)?;
+    Some(pending.map_err(BuildError::from).and_then(|pending| {
+        if bytes == 0 {
+            return Ok((NonNull::dangling(), pending));
+        }
+        // The layout exists: `bytes` is small.
+        let layout =
+            Layout::array::<T>(n).map_err(|_| AllocError::size_overflow(align_of::<T>()))?;
+        // On error `pending` drops here and gives its bytes back to the open direct bytes.
+        Ok((arena.try_alloc_layout(layout)?.cast::<T>(), pending))
+    }))
+}
+
+/// A sequence read by [`read_slice`] into a block of its announced length turned out longer:
+/// the rest of it goes through a [`SliceBuilder`] holding that block full, which moves its
+/// elements to the scratch stack (the length is forgotten, see [`trust::lose`]) with `extra`,
+/// the element past the block, and reads the others there. Out of line: a format that
+/// announces a wrong length is rare, and would otherwise put a second loop over the elements
+/// into every sequence's code.
+///
+/// # Safety
+///
+/// `ptr` is a block in `arena` of `n` elements, where `n` is the length `pending` was taken
+/// for, all written; `extra` is initialized, and is given up.
+#[cold]
+#[inline(never)]
+#[expect(
+    clippy::mut_from_ref,
+    reason = "an arena hands out unique borrows of fresh memory, as bumpalo::Bump::alloc does"
+)]
+unsafe fn read_past_announced<'de, 'bump, S, E, A>(
+    arena: &'bump A,
+    ptr: NonNull<E::Value>,
+    n: usize,
+    pending: PendingGuard,
+    extra: &MaybeUninit<E::Value>,
+    next: Elements<'_, S, E>,
+) -> Result<&'bump mut [E::Value], S::Error>
+where
+    S: SeqAccess<'de>,
+    E: SeedIntoSlot<'de> + Copy,
+    E::Value: 'bump,
+    A: BumpAllocator + ?Sized,
+{
+    let mut items = SliceBuilder::direct(ptr, n, Hold::Trust(pending));
+    if let Place::Direct { len, .. } = &mut items.place {
+        *len = n;
+    }
+    // SAFETY: the caller's promise; `extra` is moved once.
+    let extra = unsafe { extra.assume_init_read() };
+    items.push(extra).map_err(BuildError::into_de)?;
+    items.extend_from_seq(next.seq, next.elem)?;
     finish(&mut items, arena)
 }
 
@@ -1168,6 +1279,85 @@ mod tests {
         assert_eq!(b.len(), 2);
         assert_eq!(b.finish(&bump).unwrap(), [1, 2]);
         assert_eq!(pending(), 0);
+    }
+
+    /// A sequence announcing `announced` elements, whatever `inner` holds.
+    struct Announcing<S> {
+        inner: S,
+        announced: usize,
+    }
+
+    impl<'de, S: SeqAccess<'de>> SeqAccess<'de> for Announcing<S> {
+        type Error = S::Error;
+
+        fn next_element_seed<T: DeserializeSeed<'de>>(
+            &mut self,
+            seed: T,
+        ) -> Result<Option<T::Value>, S::Error> {
+            self.inner.next_element_seed(seed)
+        }
+
+        fn size_hint(&self) -> Option<usize> {
+            Some(self.announced)
+        }
+    }
+
+    #[test]
+    fn read_slice_fills_a_short_announced_block_and_reads_past_a_wrong_length() {
+        use serde::de::value::{Error, SeqDeserializer};
+        let bump = bumpalo::Bump::new();
+        let elem = crate::arena_deserialize::NestedSeed::<u16, _>::new(&bump);
+        let read = |announced: usize, real: u16| {
+            let seq = Announcing {
+                inner: SeqDeserializer::<_, Error>::new(1..=real),
+                announced,
+            };
+            read_slice(&bump, seq, elem, true).map(|s| s.to_vec())
+        };
+        // As announced, shorter, longer (the elements past the block read after it), none.
+        for (announced, real) in [(4, 4), (4, 2), (4, 9), (1, 2), (0, 0), (0, 3), (3, 0)] {
+            let (before, frames) = (trust::current(), scratch::frames_opened());
+            let expected: Vec<u16> = (1..=real).collect();
+            assert_eq!(
+                read(announced, real).unwrap(),
+                expected,
+                "{announced} announced"
+            );
+            assert_eq!(pending(), 0, "{announced} announced, {real} read");
+            // Only a sequence longer than its block is staged.
+            let staged = scratch::frames_opened() != frames;
+            assert_eq!(
+                staged,
+                usize::from(real) > announced,
+                "{announced} announced"
+            );
+            if announced != usize::from(real) {
+                // A wrong length is forgotten.
+                assert_eq!(trust::current(), trust::FLOOR);
+            } else {
+                assert!(trust::current() >= before);
+            }
+        }
+        // The trust's floor is the longest length read this way; one past it is read too.
+        let n = trust::FLOOR / size_of::<u16>();
+        for len in [n, n + 1] {
+            let real = u16::try_from(len).unwrap();
+            assert_eq!(read(len, real).unwrap().len(), len);
+            assert_eq!(pending(), 0);
+        }
+        // An error ends the read and gives the block's bytes back: 70000 is no `u16`, inside
+        // the block and past it.
+        for at in [1, 5] {
+            let mut values: Vec<u32> = (1..=6).collect();
+            values[at] = 70_000;
+            let seq = Announcing {
+                inner: SeqDeserializer::<_, Error>::new(values.into_iter()),
+                announced: 3,
+            };
+            let err = read_slice(&bump, seq, elem, true).unwrap_err();
+            assert!(err.to_string().contains("70000"), "{err}");
+            assert_eq!(pending(), 0);
+        }
     }
 
     /// Reads `n` elements made by `make` through [`read_slice`], as a sequence that announces
