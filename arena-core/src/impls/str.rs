@@ -82,6 +82,24 @@ where
     }
 }
 
+/// [`deserialize_str_mut`] for a binary format, out of line: once per format and arena. The
+/// format's element and field reads that call it (postcard's `next_element_seed`, CBOR's and
+/// MessagePack's `next_value_seed`) stay small enough to be inlined into the struct's visitor,
+/// and the string comes back in two registers rather than as an `Option` inside a `Result`
+/// through memory. A human-readable format (serde_json, sonic-rs) keeps the read inline: its
+/// string path is long, and the call would be a cost of its own.
+#[inline(never)]
+fn deserialize_binary_str<'de, 'bump, A, D>(
+    arena: &'bump A,
+    deserializer: D,
+) -> Result<&'bump str, D::Error>
+where
+    A: BumpAllocator + ?Sized,
+    D: Deserializer<'de>,
+{
+    deserialize_str_mut(arena, deserializer).map(|s| &*s)
+}
+
 /// Reads a string into the arena as serde reads one back from its buffer: a string, or bytes
 /// that are valid UTF-8, whatever the format.
 #[inline]
@@ -152,7 +170,10 @@ impl<'bump, A: BumpAllocator + ?Sized> ArenaDeserialize<'bump, A> for &'bump str
         arena: &'bump A,
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        deserialize_str_mut(arena, deserializer).map(|s| &*s)
+        if deserializer.is_human_readable() {
+            return deserialize_str_mut(arena, deserializer).map(|s| &*s);
+        }
+        deserialize_binary_str(arena, deserializer)
     }
 
     #[inline]
