@@ -37,13 +37,38 @@ function byCell(results) {
   return cells;
 }
 
-/** A row's noise, relative to its time: the larger of its samples' spread in the median round
- * (half the interquartile range) and half the range of its rounds' times, which on a machine
- * shared with other work moves more. */
-function noise(r) {
-  const rounds = r.rounds ?? [];
-  const across = rounds.length > 1 ? (Math.max(...rounds) - Math.min(...rounds)) / 2 : 0;
-  return Math.max(r.spread_ms, across) / r.ms_per_doc;
+function median(values) {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+/**
+ * `a`'s time over `b`'s, and its noise (relative). Where both rows have a time for every round,
+ * the ratio is the median of the two rows' ratios in each round: the rows of one cell are
+ * measured one after the other, seconds apart, so a round in which the machine ran slow (on a
+ * shared VM a stretch of tens of seconds can run 25% to 60% slower) slows both of a round's
+ * pair, where the ratio of each row's median round could pair a slow round of one with a fast
+ * round of the other. The noise is then half the range of the rounds' ratios, or the larger of
+ * the two rows' spread in their median rounds if that is larger. A row of one round (the large
+ * city, a run of `--rounds=1`) or with a failed round gives the ratio of the two medians, its
+ * noise the larger of the rows' (each the larger of its spread and half its rounds' range).
+ */
+export function pairedRatio(a, b) {
+  const ra = a.rounds ?? [];
+  const rb = b.rounds ?? [];
+  const spread = Math.max(a.spread_ms / a.ms_per_doc, b.spread_ms / b.ms_per_doc);
+  if (ra.length > 1 && ra.length === rb.length) {
+    const ratios = ra.map((x, i) => x / rb[i]);
+    const ratio = median(ratios);
+    const across = (Math.max(...ratios) - Math.min(...ratios)) / 2 / ratio;
+    return { ratio, noise: Math.max(spread, across) };
+  }
+  const across = (r) => {
+    const rounds = r.rounds ?? [];
+    return rounds.length > 1 ? (Math.max(...rounds) - Math.min(...rounds)) / 2 / r.ms_per_doc : 0;
+  };
+  return { ratio: a.ms_per_doc / b.ms_per_doc, noise: Math.max(spread, across(a), across(b)) };
 }
 
 /** Per cell: slab-fresh against the fastest competitor of its build (the default build's
@@ -54,17 +79,18 @@ export function verdicts(results) {
     const slab = rows.find((r) => r.strategy === 'slab-fresh');
     const rivals = rows.filter((r) => COMPETITORS.has(r.strategy));
     if (!slab || rivals.length === 0) continue;
-    const best = rivals.reduce((a, b) => (b.ms_per_doc < a.ms_per_doc ? b : a));
-    const ratio = slab.ms_per_doc / best.ms_per_doc;
+    // The rival slab-fresh compares worst with, pair by pair.
+    const [best, { ratio, noise: gapNoise }] = rivals
+      .map((r) => [r, pairedRatio(slab, r)])
+      .reduce((a, b) => (b[1].ratio > a[1].ratio ? b : a));
     const owned = rows.find((r) => r.strategy === 'owned-system');
-    const gapNoise = Math.max(noise(slab), noise(best));
     const inNoise = ratio - 1 <= gapNoise;
     out.push({
       cell: key,
       slab: slab.ms_per_doc,
       best: best.strategy,
       bestMs: best.ms_per_doc,
-      speedup: owned ? owned.ms_per_doc / slab.ms_per_doc : null,
+      speedup: owned ? pairedRatio(owned, slab).ratio : null,
       verdict: ratio <= 1 ? 'fastest' : ratio <= WITHIN ? 'within 3%'
         : `lost: ${best.strategy} is ${((ratio - 1) * 100).toFixed(0)}% faster (noise ±${(gapNoise * 100).toFixed(0)}%${inNoise ? ', the gap inside it' : ''})`,
       ok: ratio <= WITHIN,
@@ -90,7 +116,7 @@ export function targetLines(results, engine = '') {
   const speedup = (format, dataset, build) => {
     const owned = find(results, format, dataset, 'owned-system', build);
     const slab = find(results, format, dataset, 'slab-fresh', build);
-    return owned && slab ? owned.ms_per_doc / slab.ms_per_doc : null;
+    return owned && slab ? pairedRatio(owned, slab).ratio : null;
   };
   const pc = speedup('postcard', 'city', 'default');
   if (pc !== null) {
@@ -126,7 +152,7 @@ function cellTable(results) {
   for (const [key, rows] of byCell(results)) {
     const owned = rows.find((r) => r.strategy === 'owned-system');
     for (const r of rows) {
-      out.push(`| ${key} | ${r.strategy} | ${r.build} | ${fmtMs(r.ms_per_doc)} | ${fmtMs(r.spread_ms)} | ${owned ? fmtX(owned.ms_per_doc / r.ms_per_doc) : '-'}`
+      out.push(`| ${key} | ${r.strategy} | ${r.build} | ${fmtMs(r.ms_per_doc)} | ${fmtMs(r.spread_ms)} | ${owned ? fmtX(pairedRatio(owned, r).ratio) : '-'}`
         + ` | ${fmtMiB(r.memory_end)} | ${fmtMiB(r.input_bytes)} | ${fmtN(grows(r.first))} | ${fmtN(grows(r.warm))} | ${fmtN(r.warm.alloc_calls)}`
         + ` | ${r.arena_reserved == null ? '-' : fmtMiB(r.arena_reserved)} |`);
     }
@@ -168,7 +194,7 @@ export function renderReport(run) {
     md.push(`| run | ${o.rounds} round(s) (the large city: 1) after ${o.warmup} warm-up round(s); per cell at least ${o.minSamples} samples and ${o.minMs} ms of them (the large city: ${o.largeMinSamples} samples), each sample a batch of documents at least ${o.batchMs} ms long; the city and event streams of ${(o.size / 1e6).toFixed(1)} MB, the large city of ${(o.large / 1e6).toFixed(0)} MB of postcard; timed by ${o.clock === 'cpu' ? 'the process\'s CPU time (`--clock=cpu`)' : 'the wall clock'}; ${run.elapsedS.toFixed(0)} s in all |`);
   }
   md.push('');
-  md.push('Builds: the whole matrix runs on `default` (`cargo build --release --target wasm32-unknown-unknown`: dlmalloc, arena-core\'s JSON scan 8 bytes at a time in a `u64`); `talc` runs `owned-talc` and `in-place-talc` on every cell; `simd128` runs every strategy again on the JSON cells, marked `(simd128)`, each compared within its build. Times are per document (deserialization and drop), the median sample; `x owned-system` is `owned-system`\'s time over the row\'s, in the same build and engine. Peak memory is the cell\'s own instance\'s linear memory at its end (it never shrinks), input included; grows are `memory.grow` calls, by the global allocator and by `SlabArena`\'s pool. A lost verdict gives its noise: the larger of the two rows\' (each the larger of its samples\' spread in its median round, the `±` column, and half the range of its rounds\' times), and says when the gap is inside it, which one run does not settle.');
+  md.push('Builds: the whole matrix runs on `default` (`cargo build --release --target wasm32-unknown-unknown`: dlmalloc, arena-core\'s JSON scan 8 bytes at a time in a `u64`); `talc` runs `owned-talc` and `in-place-talc` on every cell; `simd128` runs every strategy again on the JSON cells, marked `(simd128)`, each compared within its build. Times are per document (deserialization and drop), the median sample, in the cell\'s median round; `x owned-system` is `owned-system`\'s time over the row\'s, in the same build and engine, and a verdict compares `slab-fresh` with each competitor, both as the median over rounds of the two rows\' ratio in each round (the rows of a cell run seconds apart, so a slow stretch of the machine slows both of a round\'s pair), so they can differ from the ratio of the two times shown. Peak memory is the cell\'s own instance\'s linear memory at its end (it never shrinks), input included; grows are `memory.grow` calls, by the global allocator and by `SlabArena`\'s pool. A lost verdict gives its noise: half the range of the rounds\' ratios, or the two rows\' spread in their median rounds (the `±` column) if larger, and says when the gap is inside it, which one run does not settle.');
   for (const e of run.engines) {
     md.push('');
     md.push(`## ${e.engine} ${e.version || ''}`);
