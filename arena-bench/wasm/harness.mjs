@@ -184,7 +184,9 @@ function engineInfo() {
   return info;
 }
 
-function median(values) {
+/** The middle of `values`, the lower of the two middles for an even count: always one of
+ * them, so that a cell's median round is one of its rounds. */
+export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }

@@ -2,6 +2,8 @@
 // provenance, the verdicts the Wasm issue's targets ask about, and per engine the table of
 // every cell.
 
+import { median } from './harness.mjs';
+
 const MiB = 2 ** 20;
 
 /** Strategies `slab-fresh` is judged against: what a user would pick instead of an arena
@@ -35,12 +37,6 @@ function byCell(results) {
     cells.get(key).push(r);
   }
   return cells;
-}
-
-function median(values) {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
 /**
