@@ -4,7 +4,9 @@
 //! - [`internally_tagged`] and [`adjacently_tagged`]: the tagged enums, streaming when the tag
 //!   comes first and replaying a buffered `Value` otherwise;
 //! - [`flatten`]: flattened fields, a flattened struct handed its entries as the map is read;
-//! - [`unit_variant`] and [`tag_or_value`]: the small visitors they share.
+//! - [`unit_variant`] and [`tag_or_value`]: the small visitors they share;
+//! - [`read_mode`]: the two reads of a struct (straight from the format, or as from serde's
+//!   buffer) as a type, so that a struct's visitor is written once for both.
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -18,6 +20,7 @@ pub(crate) mod buffer;
 pub(crate) mod content;
 mod flatten;
 mod internally_tagged;
+mod read_mode;
 mod tag_or_value;
 mod unit_variant;
 
@@ -31,6 +34,7 @@ pub use flatten::{
     flat_key_bytes, flat_key_str, no_flat_field,
 };
 pub use internally_tagged::deserialize_internally_tagged;
+pub use read_mode::{Content, Direct, ReadMode};
 pub use unit_variant::{InternallyTaggedUnitVisitor, UntaggedUnitVisitor};
 
 /// The value of a field missing from a map: `None` for an `Option`, serde's `missing_field`

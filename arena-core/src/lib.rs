@@ -158,9 +158,9 @@ pub mod __private {
     pub use crate::call::attempt::{AttemptError, attempt};
     pub use crate::call::check_invariants as check_call_invariants;
     pub use crate::derive_runtime::{
-        AdjacentKey, AdjacentVariantSeed, Buffer, BufferedSeed, ContentSeed, EnumRules,
-        FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext,
-        InternallyTaggedUnitVisitor, UntaggedUnitVisitor, deserialize_internally_tagged,
+        AdjacentKey, AdjacentVariantSeed, Buffer, BufferedSeed, Content, ContentSeed, Direct,
+        EnumRules, FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext,
+        InternallyTaggedUnitVisitor, ReadMode, UntaggedUnitVisitor, deserialize_internally_tagged,
         finish_adjacent, flat_deny_unknown_fields, flat_key_bytes, flat_key_str, from_utf8_lossy,
         missing_field, missing_field_serde, next_adjacent_key, no_flat_field, replay_content,
         with_buffer,

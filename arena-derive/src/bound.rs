@@ -42,6 +42,16 @@ pub struct Params {
     /// Whether the code writes the value into the slot `__slot` (`__deserialize_into`) rather
     /// than return it; only ever set with `content` off.
     pub into_slot: bool,
+    /// Whether the code is the body of a visitor generic over the read mode `__M` (an
+    /// `arena_core::__private::ReadMode`), written once for both paths of a struct (see
+    /// [`Params::read_mode`]); only ever set with `content` off.
+    pub mode_param: bool,
+    /// The generic arguments of the helper structs (`'bump`, `T`, `N`, `__Arena`), to which a
+    /// visitor generic over the read mode adds the mode.
+    pub helper_args: Vec<TokenStream>,
+    /// [`impl_generics`](Self::impl_generics) and [`de_impl_generics`](Self::de_impl_generics)
+    /// with `__M: ReadMode` last.
+    pub mode_generics: (TokenStream, TokenStream),
 }
 
 impl Params {
@@ -52,6 +62,33 @@ impl Params {
             into_slot: false,
             ..self.clone()
         }
+    }
+
+    /// The same names, for a visitor generic over the read mode `__M`: its struct and impl have
+    /// `__M: ReadMode` after the other parameters, and it is built (see
+    /// [`Params::mode_turbofish`]) with `Direct` by the serde path and with `Content` by
+    /// `__deserialize_content_in`.
+    pub fn read_mode(&self) -> Self {
+        let args = &self.helper_args;
+        Self {
+            content: false,
+            into_slot: false,
+            mode_param: true,
+            impl_generics: self.mode_generics.0.clone(),
+            de_impl_generics: self.mode_generics.1.clone(),
+            helper_ty_generics: quote!(<#(#args,)* __M>),
+            helper_turbofish: quote!(::<#(#args,)* __M>),
+            ..self.clone()
+        }
+    }
+
+    /// `::<'bump, T, N, __Arena, mode>`: the turbofish building a visitor generic over the read
+    /// mode, with `mode` (`Direct` or `Content`).
+    pub fn mode_turbofish(&self, mode: &str) -> TokenStream {
+        let krate = &self.krate;
+        let args = &self.helper_args;
+        let mode = quote::format_ident!("{}", mode);
+        quote!(::<#(#args,)* #krate::__private::#mode>)
     }
 
     /// The same names, for the code reading straight from the format.
@@ -108,6 +145,26 @@ impl Params {
         let mut de_generics = generics.clone();
         de_generics.params.insert(0, parse_quote!('__de));
 
+        let helper_args = generics
+            .params
+            .iter()
+            .map(|param| match param {
+                syn::GenericParam::Lifetime(lt) => lt.lifetime.to_token_stream(),
+                syn::GenericParam::Type(ty) => ty.ident.to_token_stream(),
+                syn::GenericParam::Const(c) => c.ident.to_token_stream(),
+            })
+            .collect();
+        let mode_generics = {
+            let mode: syn::GenericParam = parse_quote!(__M: #krate::__private::ReadMode);
+            let mut generics = generics.clone();
+            generics.params.push(mode.clone());
+            let mut de_generics = de_generics.clone();
+            de_generics.params.push(mode);
+            (
+                generics.split_for_impl().0.to_token_stream(),
+                de_generics.split_for_impl().0.to_token_stream(),
+            )
+        };
         let (impl_generics, helper_ty_generics, _) = generics.split_for_impl();
         let (de_impl_generics, _, _) = de_generics.split_for_impl();
         let (_, ty_generics, where_clause) = cont.generics.split_for_impl();
@@ -152,6 +209,9 @@ impl Params {
             type_name: ident.to_string(),
             content: false,
             into_slot: false,
+            mode_param: false,
+            helper_args,
+            mode_generics,
         }
     }
 }

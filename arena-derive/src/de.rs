@@ -39,14 +39,25 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     let params = Params::new(&cont);
 
     let into_slot = builds_in_slot(&cont);
-    let body = body(
-        &Params {
-            into_slot,
-            ..params.clone()
-        },
-        &cont,
-    );
-    let content = content_body(&params.content(), &cont).map(|body| {
+    let direct = Params {
+        into_slot,
+        ..params.clone()
+    };
+    // A struct's two reads share one visitor where they can (`struct_::shared`), declared
+    // beside the impl; otherwise each body declares its own.
+    let (shared_visitor, body, content) = match shared_struct(&cont) {
+        Some(fields) => {
+            let (visitor, body, content) =
+                struct_::shared(&direct, &cont.attrs, fields, cont.ident);
+            (Some(visitor), body, Some(content))
+        }
+        None => (
+            None,
+            body(&direct, &cont),
+            content_body(&params.content(), &cont),
+        ),
+    };
+    let content = content.map(|body| {
         read_fn(
             &params,
             &quote!(#[inline]),
@@ -122,6 +133,8 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
 
             #identifier
 
+            #shared_visitor
+
             #[automatically_derived]
             impl #impl_generics #krate::ArenaDeserialize<#bump, #arena> for #this_ty #impl_where {
                 #read
@@ -156,6 +169,18 @@ fn read_fn(
         {
             #body
         }
+    }
+}
+
+/// The fields of a struct whose serde path and content path share one visitor
+/// ([`struct_::shares_visitor`]): a struct with named fields read as itself.
+fn shared_struct<'a>(cont: &'a Container) -> Option<&'a [Field<'a>]> {
+    if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
+        return None;
+    }
+    match &cont.data {
+        Data::Struct(Style::Struct, fields) if struct_::shares_visitor(fields) => Some(fields),
+        _ => None,
     }
 }
 
@@ -449,6 +474,10 @@ fn field_seed(params: &Params, field: &Field) -> TokenStream {
     match field.read() {
         Read::Arena if params.content => {
             let new = quote_spanned!(field.original.span()=> #krate::__private::ContentSeed::<#ty, #arena>::new);
+            quote!(#new(__arena))
+        }
+        Read::Arena if params.mode_param => {
+            let new = quote_spanned!(field.original.span()=> <__M as #krate::__private::ReadMode>::seed::<#ty, #arena>);
             quote!(#new(__arena))
         }
         Read::Arena => {

@@ -1061,3 +1061,104 @@ fn internal_sequence_form_leftovers_have_serde_length_words_in_messagepack() {
         }
     }
 }
+
+/// A struct read as content (a newtype variant's), through the visitor it shares with its
+/// serde path in `Content` mode: a struct-typed field built in its slot, an optional one,
+/// unknown fields read whole, the fields in any order around the tag.
+#[derive(ArenaDeserialize, Debug)]
+struct Leaf<'bump> {
+    name: &'bump str,
+    n: u32,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct OwnedLeaf {
+    name: String,
+    n: u32,
+}
+
+impl SameAs<OwnedLeaf> for Leaf<'_> {
+    fn same_as(&self, o: &OwnedLeaf) -> bool {
+        self.name.same_as(&o.name) && self.n == o.n
+    }
+}
+
+#[derive(ArenaDeserialize, Debug)]
+struct Branch<'bump> {
+    leaf: Leaf<'bump>,
+    spare: Option<Leaf<'bump>>,
+    leaves: &'bump [Leaf<'bump>],
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct OwnedBranch {
+    leaf: OwnedLeaf,
+    spare: Option<OwnedLeaf>,
+    leaves: Vec<OwnedLeaf>,
+}
+
+impl SameAs<OwnedBranch> for Branch<'_> {
+    fn same_as(&self, o: &OwnedBranch) -> bool {
+        self.leaf.same_as(&o.leaf) && self.spare.same_as(&o.spare) && self.leaves.same_as(&o.leaves)
+    }
+}
+
+#[derive(ArenaDeserialize, Debug)]
+#[serde(tag = "t")]
+enum Tree<'bump> {
+    Grow(Branch<'bump>),
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(tag = "t")]
+enum OwnedTree {
+    Grow(OwnedBranch),
+}
+
+impl SameAs<OwnedTree> for Tree<'_> {
+    fn same_as(&self, o: &OwnedTree) -> bool {
+        let (Tree::Grow(a), OwnedTree::Grow(b)) = (self, o);
+        a.same_as(b)
+    }
+}
+
+#[test]
+fn a_struct_read_as_content_shares_its_visitor() {
+    for json in [
+        r#"{"t": "Grow", "leaf": {"name": "a", "n": 1}, "leaves": []}"#,
+        r#"{"leaf": {"n": 1, "name": "a"}, "t": "Grow", "spare": null, "leaves": []}"#,
+        r#"{"leaves": [{"name": "b", "n": 2}], "leaf": {"name": "a", "n": 1, "x": [1, {"y": 2}]}, "t": "Grow"}"#,
+        r#"{"t": "Grow", "spare": {"name": "s", "n": 3}, "leaf": {"name": "a", "n": 1}, "leaves": [], "z": {"deep": [[]]}}"#,
+        r#"{"t": "Grow", "leaf": ["a", 1], "leaves": [["b", 2]]}"#,
+    ] {
+        json_reads!(Tree<'_>, OwnedTree, json);
+    }
+    for (json, prefix) in [
+        (
+            r#"{"t": "Grow", "leaf": {"name": "a", "n": 1}, "leaf": {"name": "b", "n": 2}, "leaves": []}"#,
+            "duplicate field `leaf`",
+        ),
+        (
+            r#"{"leaf": {"name": "a", "n": 1}, "leaves": [], "leaf": {"name": "b", "n": 2}, "t": "Grow"}"#,
+            "duplicate field `leaf`",
+        ),
+        (r#"{"t": "Grow", "leaves": []}"#, "missing field `leaf`"),
+        (
+            r#"{"leaves": [], "t": "Grow", "leaf": {"name": "a"}}"#,
+            "missing field `n`",
+        ),
+        (
+            r#"{"t": "Grow", "leaf": {"name": "a", "n": -1}, "leaves": []}"#,
+            "invalid value: integer `-1`, expected u32",
+        ),
+        (
+            r#"{"t": "Grow", "leaf": 5, "leaves": []}"#,
+            "invalid type: integer `5`, expected struct Leaf",
+        ),
+    ] {
+        let refusal = json_refuses!(Tree<'_>, OwnedTree, json, AnyMessage);
+        // serde's buffer gives no position; the derive may, streamed or not.
+        assert!(refusal.derive_says(prefix), "{json}: {refusal:?}");
+        assert!(refusal.serde.starts_with(prefix), "{json}: {refusal:?}");
+    }
+}

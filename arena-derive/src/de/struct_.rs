@@ -9,7 +9,7 @@ use super::identifier::{self, Unknown};
 use super::{
     Form, field_i, field_seed, in_field_slot, let_default, missing_in_map, visit_seq, visitor_with,
 };
-use crate::ast::{Field, deserialized_fields};
+use crate::ast::{Field, Read, deserialized_fields};
 use crate::attr;
 use crate::bound::Params;
 
@@ -22,46 +22,12 @@ pub fn deserialize(
     fields: &[Field],
     form: &Form,
 ) -> TokenStream {
-    let path = form.path();
-    let expecting = form.expecting("struct", cattrs);
     let flatten = has_flatten(fields);
 
     // A struct's identifier is the impl's (see [`identifier_items`]), shared by its bodies.
     let identifier =
         (!matches!(form, Form::Struct(_))).then(|| identifier_items(&params.krate, cattrs, fields));
-
-    // An untagged struct variant reads only a map, as serde_derive's does, and so does a
-    // struct with a flattened field.
-    let visit_seq = (!matches!(form, Form::Untagged(..)) && !flatten)
-        .then(|| visit_seq(params, cattrs, fields, &path, true, &expecting));
-    let visit_map = visit_map_body(params, cattrs, fields, &path, flatten);
-    let human_readable = flatten.then(|| quote!(let __human_readable = self.__human_readable;));
-    // The flattened fields read after the deserializer is gone: the visitor carries the
-    // format's `is_human_readable` (the local `__human_readable`) to them.
-    let (carried, carried_values) = if flatten {
-        (quote!(__human_readable: bool,), quote!(__human_readable,))
-    } else {
-        (TokenStream::new(), TokenStream::new())
-    };
-
-    let (visitor, visitor_value) = visitor_with(
-        params,
-        &expecting,
-        &quote! {
-            #visit_seq
-
-            #[inline]
-            fn visit_map<__A>(self, mut __map: __A) -> ::core::result::Result<Self::Value, __A::Error>
-            where
-                __A: __serde::de::MapAccess<'__de>,
-            {
-                let __arena = self.__arena;
-                #human_readable
-                #visit_map
-            }
-        },
-        (&carried, &carried_values),
-    );
+    let (visitor, visitor_value) = visitor(params, cattrs, fields, form);
     let dispatch = match form {
         _ if flatten => flatten::dispatch(params, form, &visitor_value),
         Form::Struct(_) => {
@@ -99,6 +65,108 @@ pub fn deserialize(
 
         #dispatch
     }
+}
+
+/// Whether a struct with named `fields` shares one visitor between its serde path and its
+/// content path ([`shared`]): none flattened, and every field read through its
+/// `ArenaDeserialize` impl (a field read by serde or a `deserialize_with` function is read
+/// through a buffer on the content path, which its seed does not say).
+pub fn shares_visitor(fields: &[Field]) -> bool {
+    !has_flatten(fields)
+        && deserialized_fields(fields).all(|(_, field)| matches!(field.read(), Read::Arena))
+}
+
+/// A struct's two reads with one visitor, generic over the read mode (`__M`, see
+/// `arena_core`'s `read_mode` module), for a struct that [`shares_visitor`]: the visitor's
+/// items (declared beside the impl), the serde path's body (`deserialize_struct` with it in
+/// `Direct` mode, into `__slot` when `params.into_slot`) and the content path's
+/// (`deserialize_any` under the buffer's rules with it in `Content` mode).
+pub fn shared(
+    params: &Params,
+    cattrs: &attr::Container,
+    fields: &[Field],
+    ident: &syn::Ident,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let krate = &params.krate;
+    let form = Form::Struct(ident);
+    let mode = params.read_mode();
+    let (visitor, _) = visitor(&mode, cattrs, fields, &form);
+    let value = |mode: &str| {
+        let turbofish = params.mode_turbofish(mode);
+        quote! {
+            __Visitor #turbofish {
+                __arena,
+                __mode: ::core::marker::PhantomData,
+                __marker: ::core::marker::PhantomData,
+            }
+        }
+    };
+    let direct = value("Direct");
+    let direct = if params.into_slot {
+        quote!(#krate::__private::SlotVisitor::new(#direct, __slot))
+    } else {
+        direct
+    };
+    let name = &cattrs.name;
+    let direct = quote! {
+        __serde::Deserializer::deserialize_struct(__deserializer, #name, FIELDS, #direct)
+    };
+    let content = params
+        .content()
+        .entry(TokenStream::new(), "Struct", &value("Content"));
+    (visitor, direct, content)
+}
+
+/// The visitor reading a struct or struct variant with `fields` (`visit_seq` unless it reads a
+/// map only, and `visit_map`), and the expression building it. A visitor generic over the read
+/// mode (`params.mode_param`) carries it in a `__mode` field.
+fn visitor(
+    params: &Params,
+    cattrs: &attr::Container,
+    fields: &[Field],
+    form: &Form,
+) -> (TokenStream, TokenStream) {
+    let path = form.path();
+    let expecting = form.expecting("struct", cattrs);
+    let flatten = has_flatten(fields);
+
+    // An untagged struct variant reads only a map, as serde_derive's does, and so does a
+    // struct with a flattened field.
+    let visit_seq = (!matches!(form, Form::Untagged(..)) && !flatten)
+        .then(|| visit_seq(params, cattrs, fields, &path, true, &expecting));
+    let visit_map = visit_map_body(params, cattrs, fields, &path, flatten);
+    let human_readable = flatten.then(|| quote!(let __human_readable = self.__human_readable;));
+    // The flattened fields read after the deserializer is gone: the visitor carries the
+    // format's `is_human_readable` (the local `__human_readable`) to them.
+    let (carried, carried_values) = if flatten {
+        (quote!(__human_readable: bool,), quote!(__human_readable,))
+    } else if params.mode_param {
+        (
+            quote!(__mode: ::core::marker::PhantomData<fn() -> __M>,),
+            quote!(__mode: ::core::marker::PhantomData,),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
+
+    visitor_with(
+        params,
+        &expecting,
+        &quote! {
+            #visit_seq
+
+            #[inline]
+            fn visit_map<__A>(self, mut __map: __A) -> ::core::result::Result<Self::Value, __A::Error>
+            where
+                __A: __serde::de::MapAccess<'__de>,
+            {
+                let __arena = self.__arena;
+                #human_readable
+                #visit_map
+            }
+        },
+        (&carried, &carried_values),
+    )
 }
 
 /// The field identifier of a struct with named `fields` (the `__Field` enum, its visitor and
@@ -205,6 +273,8 @@ fn visit_map_body(
         // serde's buffer read an unknown field's value whole, so reading as from it does too.
         let ignored = if params.content {
             quote!(#krate::__private::IgnoredContent)
+        } else if params.mode_param {
+            quote!(<__M as #krate::__private::ReadMode>::Ignored)
         } else {
             quote!(__serde::de::IgnoredAny)
         };
@@ -225,6 +295,14 @@ fn visit_map_body(
             __serde::de::MapAccess::next_key_seed(
                 &mut __map,
                 #krate::__private::IdentifierSeed(::core::marker::PhantomData::<__Field>),
+            )?
+        }
+    } else if params.mode_param {
+        let krate = &params.krate;
+        quote! {
+            __serde::de::MapAccess::next_key_seed(
+                &mut __map,
+                <__M as #krate::__private::ReadMode>::key::<__Field>(),
             )?
         }
     } else {

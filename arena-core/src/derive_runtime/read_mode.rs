@@ -1,0 +1,113 @@
+//! The two ways a derived struct reads its fields, as a type: [`Direct`], straight from the
+//! format (`deserialize_in`, the serde path), and [`Content`], as serde reads the struct back
+//! from its buffer (`__deserialize_content_in`, the buffered representations' path).
+//!
+//! The two reads of a struct with named fields differ only in the seeds they hand the format
+//! (a field's, a key's, an unknown field's) and in how they enter the format
+//! (`deserialize_struct` against `deserialize_any` under the buffer's rules). So the derive
+//! writes the struct's visitor once, generic over a [`ReadMode`], and each path instantiates
+//! it with its mode: the user's crate type-checks and borrow-checks one `visit_map` and one
+//! `visit_seq` per struct instead of two of each, and compiles the `Content` one only where a
+//! buffered representation reads the struct. Each mode's seeds are the ones the two paths
+//! would name themselves, so the compiled code is the same.
+
+use serde::de::{DeserializeOwned, IgnoredAny};
+
+use crate::arena_deserialize::NestedSeed;
+use crate::buffer_rules::{IdentifierSeed, IgnoredContent};
+use crate::derive_runtime::content::ContentSeed;
+use crate::slot::SeedIntoSlot;
+use crate::{ArenaDeserialize, BumpAllocator};
+
+/// How a derived struct's visitor reads: the seeds of its fields and keys, and what an
+/// unknown field's value is read as. Implemented by [`Direct`] and [`Content`] only.
+///
+/// Not public API.
+pub trait ReadMode {
+    /// The seed reading a field of type `T` through its `ArenaDeserialize` impl, into `A`.
+    type Seed<'bump, T, A>: for<'de> SeedIntoSlot<'de, Value = T>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized + 'bump;
+
+    /// The seed reading a key as the identifier `K` (the struct's `__Field`).
+    type Key<K: DeserializeOwned>: for<'de> serde::de::DeserializeSeed<'de, Value = K>;
+
+    /// What the value of a field the struct does not know is read as (and dropped).
+    type Ignored: DeserializeOwned;
+
+    /// The seed of a field of type `T`, read into `arena`.
+    fn seed<'bump, T, A>(arena: &'bump A) -> Self::Seed<'bump, T, A>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized + 'bump;
+
+    /// The seed of a key.
+    fn key<K: DeserializeOwned>() -> Self::Key<K>;
+}
+
+/// Straight from the format: each field with [`ArenaDeserialize::deserialize_in`] (or built in
+/// its slot), a key with its `Deserialize` impl, an unknown field's value skipped with
+/// [`IgnoredAny`].
+#[derive(Debug)]
+pub enum Direct {}
+
+/// As serde reads back its buffer ([`ArenaDeserialize::__deserialize_content_in`]): each
+/// field as content, a key under the rules of `deserialize_identifier`, an unknown field's
+/// value read whole (serde's buffer holds it whole).
+#[derive(Debug)]
+pub enum Content {}
+
+impl ReadMode for Direct {
+    type Seed<'bump, T, A>
+        = NestedSeed<'bump, T, A>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized + 'bump;
+
+    // serde's `MapAccess::next_key` spelled out: through a wrapper of its own, formats whose
+    // `next_key_seed` is large (sonic-rs's) would leave the wrapper out of line, a call per key.
+    type Key<K: DeserializeOwned> = core::marker::PhantomData<K>;
+
+    type Ignored = IgnoredAny;
+
+    #[inline(always)]
+    fn seed<'bump, T, A>(arena: &'bump A) -> NestedSeed<'bump, T, A>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized + 'bump,
+    {
+        NestedSeed::new(arena)
+    }
+
+    #[inline(always)]
+    fn key<K: DeserializeOwned>() -> core::marker::PhantomData<K> {
+        core::marker::PhantomData
+    }
+}
+
+impl ReadMode for Content {
+    type Seed<'bump, T, A>
+        = ContentSeed<'bump, T, A>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized + 'bump;
+
+    type Key<K: DeserializeOwned> = IdentifierSeed<core::marker::PhantomData<K>>;
+
+    type Ignored = IgnoredContent;
+
+    #[inline(always)]
+    fn seed<'bump, T, A>(arena: &'bump A) -> ContentSeed<'bump, T, A>
+    where
+        T: ArenaDeserialize<'bump, A>,
+        A: BumpAllocator + ?Sized + 'bump,
+    {
+        ContentSeed::new(arena)
+    }
+
+    #[inline(always)]
+    fn key<K: DeserializeOwned>() -> IdentifierSeed<core::marker::PhantomData<K>> {
+        IdentifierSeed(core::marker::PhantomData)
+    }
+}
