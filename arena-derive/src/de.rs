@@ -43,14 +43,10 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         into_slot,
         ..params.clone()
     };
-    // A struct's two reads share one visitor where they can (`struct_::shared`), declared
-    // beside the impl; otherwise each body declares its own.
-    let (shared_visitor, body, content) = match shared_struct(&cont) {
-        Some(fields) => {
-            let (visitor, body, content) =
-                struct_::shared(&direct, &cont.attrs, fields, cont.ident);
-            (Some(visitor), body, Some(content))
-        }
+    // The two reads share one visitor where they can (see `shared`), declared beside the
+    // impl; otherwise each body declares its own.
+    let (shared_visitor, body, content) = match shared(&direct, &cont) {
+        Some((visitor, body, content)) => (Some(visitor), body, Some(content)),
         None => (
             None,
             body(&direct, &cont),
@@ -172,14 +168,22 @@ fn read_fn(
     }
 }
 
-/// The fields of a struct whose serde path and content path share one visitor
-/// ([`struct_::shares_visitor`]): a struct with named fields read as itself.
-fn shared_struct<'a>(cont: &'a Container) -> Option<&'a [Field<'a>]> {
+/// A type's two reads with one visitor, generic over the read mode (`arena_core`'s
+/// `ReadMode`), where they can share it: a struct with named fields read as itself
+/// ([`struct_::shares_visitor`]) or an externally tagged enum
+/// ([`enum_externally::shares_visitor`]). The visitor's items, the serde path's body and the
+/// content path's.
+fn shared(params: &Params, cont: &Container) -> Option<(TokenStream, TokenStream, TokenStream)> {
     if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
         return None;
     }
     match &cont.data {
-        Data::Struct(Style::Struct, fields) if struct_::shares_visitor(fields) => Some(fields),
+        Data::Struct(Style::Struct, fields) if struct_::shares_visitor(fields) => {
+            Some(struct_::shared(params, &cont.attrs, fields, cont.ident))
+        }
+        Data::Enum(_) if enum_externally::shares_visitor(cont) => {
+            Some(enum_externally::shared(params, cont))
+        }
         _ => None,
     }
 }
@@ -349,6 +353,10 @@ fn field_i(i: usize) -> syn::Ident {
 /// Declares the visitor (or seed) struct `name`, carrying the arena, the type's generics and
 /// `fields` (`name: Type,` each).
 fn visitor_struct(params: &Params, name: &syn::Ident, fields: &TokenStream) -> TokenStream {
+    // A visitor generic over the read mode carries it (see `Params::read_mode`).
+    let mode = params
+        .mode_param
+        .then(|| quote!(__mode: ::core::marker::PhantomData<fn() -> __M>,));
     let Params {
         bump,
         arena,
@@ -361,6 +369,7 @@ fn visitor_struct(params: &Params, name: &syn::Ident, fields: &TokenStream) -> T
         #[doc(hidden)]
         struct #name #impl_generics #struct_where {
             __arena: &#bump #arena,
+            #mode
             #fields
             __marker: ::core::marker::PhantomData<fn() -> #this_ty>,
         }
@@ -414,9 +423,13 @@ fn visitor_with(
 /// generics.
 fn visitor_value(params: &Params, name: &syn::Ident, values: &TokenStream) -> TokenStream {
     let turbofish = &params.helper_turbofish;
+    let mode = params
+        .mode_param
+        .then(|| quote!(__mode: ::core::marker::PhantomData,));
     quote! {
         #name #turbofish {
             __arena,
+            #mode
             #values
             __marker: ::core::marker::PhantomData,
         }

@@ -1064,7 +1064,8 @@ fn internal_sequence_form_leftovers_have_serde_length_words_in_messagepack() {
 
 /// A struct read as content (a newtype variant's), through the visitor it shares with its
 /// serde path in `Content` mode: a struct-typed field built in its slot, an optional one,
-/// unknown fields read whole, the fields in any order around the tag.
+/// unknown fields read whole, the fields in any order around the tag, and a slice of an
+/// externally tagged enum (its visitor shared the same way) of every variant shape.
 #[derive(ArenaDeserialize, Debug)]
 struct Leaf<'bump> {
     name: &'bump str,
@@ -1083,11 +1084,44 @@ impl SameAs<OwnedLeaf> for Leaf<'_> {
     }
 }
 
+/// An externally tagged enum read as content: its visitor too is shared with its serde path.
+#[derive(ArenaDeserialize, Debug)]
+enum Bud<'bump> {
+    Closed,
+    Named(&'bump str),
+    Pair(u8, Leaf<'bump>),
+    Open { petals: u8, leaf: Leaf<'bump> },
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+enum OwnedBud {
+    Closed,
+    Named(String),
+    Pair(u8, OwnedLeaf),
+    Open { petals: u8, leaf: OwnedLeaf },
+}
+
+impl SameAs<OwnedBud> for Bud<'_> {
+    fn same_as(&self, o: &OwnedBud) -> bool {
+        match (self, o) {
+            (Bud::Closed, OwnedBud::Closed) => true,
+            (Bud::Named(a), OwnedBud::Named(b)) => a.same_as(b),
+            (Bud::Pair(a, l), OwnedBud::Pair(b, m)) => a == b && l.same_as(m),
+            (Bud::Open { petals, leaf }, OwnedBud::Open { petals: p, leaf: l }) => {
+                petals == p && leaf.same_as(l)
+            }
+            _ => false,
+        }
+    }
+}
+
 #[derive(ArenaDeserialize, Debug)]
 struct Branch<'bump> {
     leaf: Leaf<'bump>,
     spare: Option<Leaf<'bump>>,
     leaves: &'bump [Leaf<'bump>],
+    #[serde(default)]
+    buds: &'bump [Bud<'bump>],
 }
 
 #[derive(Deserialize, Debug, PartialEq)]
@@ -1095,11 +1129,16 @@ struct OwnedBranch {
     leaf: OwnedLeaf,
     spare: Option<OwnedLeaf>,
     leaves: Vec<OwnedLeaf>,
+    #[serde(default)]
+    buds: Vec<OwnedBud>,
 }
 
 impl SameAs<OwnedBranch> for Branch<'_> {
     fn same_as(&self, o: &OwnedBranch) -> bool {
-        self.leaf.same_as(&o.leaf) && self.spare.same_as(&o.spare) && self.leaves.same_as(&o.leaves)
+        self.leaf.same_as(&o.leaf)
+            && self.spare.same_as(&o.spare)
+            && self.leaves.same_as(&o.leaves)
+            && self.buds.same_as(&o.buds)
     }
 }
 
@@ -1123,13 +1162,15 @@ impl SameAs<OwnedTree> for Tree<'_> {
 }
 
 #[test]
-fn a_struct_read_as_content_shares_its_visitor() {
+fn a_struct_and_an_enum_read_as_content_share_their_visitors() {
     for json in [
         r#"{"t": "Grow", "leaf": {"name": "a", "n": 1}, "leaves": []}"#,
         r#"{"leaf": {"n": 1, "name": "a"}, "t": "Grow", "spare": null, "leaves": []}"#,
         r#"{"leaves": [{"name": "b", "n": 2}], "leaf": {"name": "a", "n": 1, "x": [1, {"y": 2}]}, "t": "Grow"}"#,
         r#"{"t": "Grow", "spare": {"name": "s", "n": 3}, "leaf": {"name": "a", "n": 1}, "leaves": [], "z": {"deep": [[]]}}"#,
         r#"{"t": "Grow", "leaf": ["a", 1], "leaves": [["b", 2]]}"#,
+        r#"{"leaf": {"name": "a", "n": 1}, "leaves": [], "t": "Grow", "buds": ["Closed", {"Named": "x"}, {"Pair": [3, {"name": "p", "n": 4}]}, {"Open": {"leaf": {"name": "o", "n": 5}, "petals": 6}}]}"#,
+        r#"{"t": "Grow", "leaf": {"name": "a", "n": 1}, "leaves": [], "buds": [{"Closed": null}, {"Open": [6, ["o", 5]]}]}"#,
     ] {
         json_reads!(Tree<'_>, OwnedTree, json);
     }
@@ -1154,6 +1195,18 @@ fn a_struct_read_as_content_shares_its_visitor() {
         (
             r#"{"t": "Grow", "leaf": 5, "leaves": []}"#,
             "invalid type: integer `5`, expected struct Leaf",
+        ),
+        (
+            r#"{"leaf": {"name": "a", "n": 1}, "leaves": [], "buds": [{"Wilted": 1}], "t": "Grow"}"#,
+            "unknown variant `Wilted`",
+        ),
+        (
+            r#"{"t": "Grow", "leaf": {"name": "a", "n": 1}, "leaves": [], "buds": [{"Pair": [3]}]}"#,
+            "invalid length 1, expected tuple variant Bud::Pair with 2 elements",
+        ),
+        (
+            r#"{"t": "Grow", "leaf": {"name": "a", "n": 1}, "leaves": [], "buds": [{"Open": {"petals": 1, "petals": 2}}]}"#,
+            "duplicate field `petals`",
         ),
     ] {
         let refusal = json_refuses!(Tree<'_>, OwnedTree, json, AnyMessage);

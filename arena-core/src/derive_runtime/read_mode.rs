@@ -2,14 +2,15 @@
 //! format (`deserialize_in`, the serde path), and [`Content`], as serde reads the struct back
 //! from its buffer (`__deserialize_content_in`, the buffered representations' path).
 //!
-//! The two reads of a struct with named fields differ only in the seeds they hand the format
-//! (a field's, a key's, an unknown field's) and in how they enter the format
-//! (`deserialize_struct` against `deserialize_any` under the buffer's rules). So the derive
-//! writes the struct's visitor once, generic over a [`ReadMode`], and each path instantiates
-//! it with its mode: the user's crate type-checks and borrow-checks one `visit_map` and one
-//! `visit_seq` per struct instead of two of each, and compiles the `Content` one only where a
-//! buffered representation reads the struct. Each mode's seeds are the ones the two paths
-//! would name themselves, so the compiled code is the same.
+//! The two reads of a struct with named fields, or of an externally tagged enum, differ only in
+//! the seeds they hand the format (a field's, a key's, an unknown field's) and in how they enter
+//! the format (`deserialize_struct` or `deserialize_enum`, against `deserialize_any` under the
+//! buffer's rules). So the derive writes the type's visitor once, generic over a [`ReadMode`],
+//! and each path instantiates it with its mode: the user's crate type-checks and borrow-checks
+//! one `visit_map` and one `visit_seq` per struct (one `visit_enum` per enum) instead of two of
+//! each, and compiles the `Content` one only where a buffered representation reads the type.
+//! Each mode's seeds are the ones the two paths would name themselves, so the compiled code is
+//! the same.
 
 use serde::de::{DeserializeOwned, IgnoredAny};
 

@@ -5,7 +5,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Form, enum_, field_i, field_seed, struct_, tuple, visitor};
-use crate::ast::{Container, Style, Variant};
+use crate::ast::{Container, Data, Read, Style, Variant, deserialized_fields};
+use crate::attr::Tagging;
 use crate::bound::Params;
 
 /// The statements reading an enum with `deserialize_enum`, as one of `deserialized` (each with
@@ -15,13 +16,70 @@ pub fn deserialize(
     cont: &Container,
     deserialized: &[(usize, &Variant)],
 ) -> TokenStream {
-    let cattrs = &cont.attrs;
-    let expecting = cattrs
+    let (variant_visitor, variants_const) = enum_::body_identifier(params, cont, deserialized);
+    let (visitor, visitor_value) = enum_visitor(params, cont, deserialized);
+    let entry = entry(params, cont, &visitor_value);
+    quote! {
+        #variant_visitor
+
+        #visitor
+
+        #variants_const
+
+        #entry
+    }
+}
+
+/// Whether an externally tagged enum shares one visitor between its serde path and its content
+/// path ([`shared`]): no `untagged` variant, and every field of every variant read through its
+/// `ArenaDeserialize` impl (as for a struct, `struct_::shares_visitor`).
+pub fn shares_visitor(cont: &Container) -> bool {
+    let Data::Enum(all) = &cont.data else {
+        return false;
+    };
+    matches!(cont.attrs.tagging, Tagging::External)
+        && all.iter().all(|v| v.attrs.untagged.is_none())
+        && cont.deserialized_variants().all(|(_, variant)| {
+            deserialized_fields(&variant.fields)
+                .all(|(_, field)| matches!(field.read(), Read::Arena))
+        })
+}
+
+/// An externally tagged enum's two reads with one visitor, generic over the read mode (as
+/// `struct_::shared` for a struct), for an enum that [`shares_visitor`]: the visitor's items
+/// (declared beside the impl, with the variant identifier the enum shares), the serde path's
+/// body (`deserialize_enum` with it in `Direct` mode) and the content path's
+/// (`deserialize_any` under the enum's buffer rules with it in `Content` mode).
+pub fn shared(params: &Params, cont: &Container) -> (TokenStream, TokenStream, TokenStream) {
+    let deserialized: Vec<(usize, &Variant)> = cont.deserialized_variants().collect();
+    let (visitor, _) = enum_visitor(&params.read_mode(), cont, &deserialized);
+    let value = |mode: &str| {
+        let turbofish = params.mode_turbofish(mode);
+        quote! {
+            __Visitor #turbofish {
+                __arena,
+                __mode: ::core::marker::PhantomData,
+                __marker: ::core::marker::PhantomData,
+            }
+        }
+    };
+    let direct = entry(params, cont, &value("Direct"));
+    let content = entry(&params.content(), cont, &value("Content"));
+    (visitor, direct, content)
+}
+
+/// The enum's visitor (`visit_enum`, an arm per variant in `deserialized`) and the expression
+/// building it.
+fn enum_visitor(
+    params: &Params,
+    cont: &Container,
+    deserialized: &[(usize, &Variant)],
+) -> (TokenStream, TokenStream) {
+    let expecting = cont
+        .attrs
         .expecting
         .clone()
         .unwrap_or_else(|| format!("enum {}", cont.ident));
-    let (variant_visitor, variants_const) = enum_::body_identifier(params, cont, deserialized);
-
     let match_variant = if deserialized.is_empty() {
         quote! {
             ::core::result::Result::map(
@@ -44,8 +102,7 @@ pub fn deserialize(
             }
         }
     };
-
-    let (visitor, visitor_value) = visitor(
+    visitor(
         params,
         &expecting,
         &quote! {
@@ -57,27 +114,23 @@ pub fn deserialize(
                 #match_variant
             }
         },
-    );
-    let name = &cattrs.name;
+    )
+}
+
+/// `deserialize_enum` with `visitor`, or, reading as from serde's buffer, `deserialize_any`
+/// under the enum's buffer rules.
+fn entry(params: &Params, cont: &Container, visitor: &TokenStream) -> TokenStream {
+    let name = &cont.attrs.name;
     let krate = &params.krate;
-    let entry = if params.content {
+    if params.content {
         quote! {
             __serde::Deserializer::deserialize_any(
                 __deserializer,
-                #krate::__private::EnumRules(#visitor_value),
+                #krate::__private::EnumRules(#visitor),
             )
         }
     } else {
-        quote!(__serde::Deserializer::deserialize_enum(__deserializer, #name, VARIANTS, #visitor_value))
-    };
-    quote! {
-        #variant_visitor
-
-        #visitor
-
-        #variants_const
-
-        #entry
+        quote!(__serde::Deserializer::deserialize_enum(__deserializer, #name, VARIANTS, #visitor))
     }
 }
 

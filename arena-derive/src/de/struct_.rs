@@ -118,8 +118,7 @@ pub fn shared(
 }
 
 /// The visitor reading a struct or struct variant with `fields` (`visit_seq` unless it reads a
-/// map only, and `visit_map`), and the expression building it. A visitor generic over the read
-/// mode (`params.mode_param`) carries it in a `__mode` field.
+/// map only, and `visit_map`), and the expression building it.
 fn visitor(
     params: &Params,
     cattrs: &attr::Container,
@@ -140,11 +139,6 @@ fn visitor(
     // format's `is_human_readable` (the local `__human_readable`) to them.
     let (carried, carried_values) = if flatten {
         (quote!(__human_readable: bool,), quote!(__human_readable,))
-    } else if params.mode_param {
-        (
-            quote!(__mode: ::core::marker::PhantomData<fn() -> __M>,),
-            quote!(__mode: ::core::marker::PhantomData,),
-        )
     } else {
         (TokenStream::new(), TokenStream::new())
     };
