@@ -221,8 +221,9 @@ pub trait ArenaDeserialize<'bump, A: BumpAllocator + ?Sized>: Sized {
 /// thread-local access per field otherwise). Not public API.
 #[doc(hidden)]
 pub struct NestedSeed<'bump, T, A: ?Sized> {
-    arena: &'bump A,
-    marker: PhantomData<fn() -> T>,
+    // Crate-visible: `ReadMode`'s `Direct` builds it in place (see `derive_runtime::read_mode`).
+    pub(crate) arena: &'bump A,
+    pub(crate) marker: PhantomData<fn() -> T>,
 }
 
 impl<'bump, T, A: ?Sized> NestedSeed<'bump, T, A> {

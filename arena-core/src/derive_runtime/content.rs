@@ -53,8 +53,9 @@ where
 /// The seed reading `T` as serde reads it from its buffer
 /// ([`ArenaDeserialize::__deserialize_content_in`]).
 pub struct ContentSeed<'bump, T, A: ?Sized> {
-    arena: &'bump A,
-    marker: PhantomData<fn() -> T>,
+    // Crate-visible: `ReadMode`'s `Content` builds it in place (see `derive_runtime::read_mode`).
+    pub(crate) arena: &'bump A,
+    pub(crate) marker: PhantomData<fn() -> T>,
 }
 
 impl<'bump, T, A: ?Sized> ContentSeed<'bump, T, A> {
