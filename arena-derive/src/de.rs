@@ -436,6 +436,17 @@ fn visitor_value(params: &Params, name: &syn::Ident, values: &TokenStream) -> To
     }
 }
 
+/// Builds the visitor `__Visitor` generic over the read mode (see `Params::read_mode`) in
+/// `mode` (`Direct` or `Content`), as [`visitor_value`] builds any other.
+fn mode_visitor_value(params: &Params, mode: &str) -> TokenStream {
+    let params = Params {
+        helper_turbofish: params.mode_turbofish(mode),
+        mode_param: true,
+        ..params.clone()
+    };
+    visitor_value(&params, &format_ident!("__Visitor"), &TokenStream::new())
+}
+
 /// A `Result<FieldType, _>` expression reading `field` from `deserializer` into the arena
 /// `__arena`, as [`Field::read`] says.
 fn deserialize_field(params: &Params, field: &Field, deserializer: &TokenStream) -> TokenStream {

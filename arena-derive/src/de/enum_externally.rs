@@ -53,16 +53,7 @@ pub fn shares_visitor(cont: &Container) -> bool {
 pub fn shared(params: &Params, cont: &Container) -> (TokenStream, TokenStream, TokenStream) {
     let deserialized: Vec<(usize, &Variant)> = cont.deserialized_variants().collect();
     let (visitor, _) = enum_visitor(&params.read_mode(), cont, &deserialized);
-    let value = |mode: &str| {
-        let turbofish = params.mode_turbofish(mode);
-        quote! {
-            __Visitor #turbofish {
-                __arena,
-                __mode: ::core::marker::PhantomData,
-                __marker: ::core::marker::PhantomData,
-            }
-        }
-    };
+    let value = |mode: &str| super::mode_visitor_value(params, mode);
     let direct = entry(params, cont, &value("Direct"));
     let content = entry(&params.content(), cont, &value("Content"));
     (visitor, direct, content)

@@ -91,16 +91,7 @@ pub fn shared(
     let form = Form::Struct(ident);
     let mode = params.read_mode();
     let (visitor, _) = visitor(&mode, cattrs, fields, &form);
-    let value = |mode: &str| {
-        let turbofish = params.mode_turbofish(mode);
-        quote! {
-            __Visitor #turbofish {
-                __arena,
-                __mode: ::core::marker::PhantomData,
-                __marker: ::core::marker::PhantomData,
-            }
-        }
-    };
+    let value = |mode: &str| super::mode_visitor_value(params, mode);
     let direct = value("Direct");
     let direct = if params.into_slot {
         quote!(#krate::__private::SlotVisitor::new(#direct, __slot))
