@@ -163,15 +163,18 @@ pub mod __private {
         InternallyTaggedUnitVisitor, ReadMode, UntaggedUnitVisitor, deserialize_internally_tagged,
         finish_adjacent, flat_deny_unknown_fields, flat_key_bytes, flat_key_str, from_utf8_lossy,
         missing_field, missing_field_serde, next_adjacent_key, no_flat_field, replay_content,
-        with_buffer,
+        required, with_buffer,
     };
     #[cfg(feature = "json")]
     pub use crate::json::{
         Fields as JsonFields, Object as JsonObject, Reader as JsonReader, Refused as JsonRefused,
     };
     pub use crate::scratch::thread_scratch_capacity;
+    #[cfg(feature = "json")]
+    pub use crate::slot::json_via_slot;
     pub use crate::slot::{
-        FieldSeed, FieldSlot, Filled, SeedIntoSlot, Slot, SlotVisitor, read_via_slot,
+        FieldSeed, FieldSlot, Filled, SeedIntoSlot, Slot, SlotVisitor, deserialize_via_slot,
+        read_via_slot,
     };
 
     /// The items given, where arena-core reads JSON (feature `json`), else nothing: how the

@@ -23,6 +23,8 @@ use core::mem::{ManuallyDrop, MaybeUninit};
 
 use serde::de::{DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
 
+use crate::{ArenaDeserialize, BumpAllocator};
+
 /// Makes `'s` invariant: a `Filled<'s>` proves the write to the one slot branded `'s`, and no
 /// other lifetime may stand in for it.
 type Brand<'s> = PhantomData<fn(&'s ()) -> &'s ()>;
@@ -90,6 +92,45 @@ pub fn read_via_slot<T, E>(
     // lifetime is quantified in `fill`'s signature, so no other `Filled` has that brand, and
     // only `Slot::write` makes one: `place` was written.
     Ok(unsafe { place.assume_init() })
+}
+
+/// `T::deserialize_in` for a type built in a slot: what `T::__deserialize_into` builds into a
+/// slot of its own ([`read_via_slot`]). The derive's `deserialize_in` is this one call, a
+/// function shared by the derived types instead of a closure in each. Not public API.
+///
+/// # Errors
+///
+/// `T::__deserialize_into`'s error.
+#[inline(always)]
+pub fn deserialize_via_slot<'de, 'bump, T, A, D>(
+    arena: &'bump A,
+    deserializer: D,
+) -> Result<T, D::Error>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+    D: Deserializer<'de>,
+{
+    read_via_slot(|slot| T::__deserialize_into(arena, deserializer, slot))
+}
+
+/// [`deserialize_via_slot`] for the direct JSON path: what `T::__deserialize_json_into` builds.
+/// Not public API.
+///
+/// # Errors
+///
+/// `T::__deserialize_json_into`'s error.
+#[cfg(feature = "json")]
+#[inline(always)]
+pub fn json_via_slot<'bump, T, A>(
+    arena: &'bump A,
+    reader: &mut crate::json::Reader<'_>,
+) -> Result<T, crate::json::Refused>
+where
+    T: ArenaDeserialize<'bump, A>,
+    A: BumpAllocator + ?Sized,
+{
+    read_via_slot(|slot| T::__deserialize_json_into(arena, reader, slot))
 }
 
 /// A visitor that writes what `inner` builds into `slot`: every method is `inner`'s, its value

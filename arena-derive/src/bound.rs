@@ -91,6 +91,21 @@ impl Params {
         quote!(::<#(#args,)* #krate::__private::#mode>)
     }
 
+    /// `<Mode as ReadMode>`: the read mode of the code being written, whose provided methods
+    /// read a field through its `ArenaDeserialize` impl: the visitor's `__M`, or `Content` or
+    /// `Direct` for a body that reads in one mode only.
+    pub fn mode(&self) -> TokenStream {
+        let krate = &self.krate;
+        let mode = if self.mode_param {
+            quote!(__M)
+        } else if self.content {
+            quote!(#krate::__private::Content)
+        } else {
+            quote!(#krate::__private::Direct)
+        };
+        quote!(<#mode as #krate::__private::ReadMode>)
+    }
+
     /// The same names, for the code reading straight from the format.
     pub fn direct(&self) -> Self {
         Self {

@@ -80,13 +80,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     let read = if into_slot {
         // The body builds the value in a slot: `deserialize_in` hands it one of its own.
         let via_slot = quote! {
-            #krate::__private::read_via_slot(|__slot| {
-                <Self as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_into(
-                    __arena,
-                    __deserializer,
-                    __slot,
-                )
-            })
+            #krate::__private::deserialize_via_slot(__arena, __deserializer)
         };
         let deserialize_in = read_fn(&params, &TokenStream::new(), &deserialize_in, &via_slot);
         quote! {
@@ -766,14 +760,44 @@ fn visit_seq_body(
                 .unwrap_or_else(|| quote!(::core::default::Default::default()));
             return quote!(let #var = #value;);
         }
+        let index = index_in_seq;
+        index_in_seq += 1;
+        let default = default_value(field, cattrs);
+        if matches!(field.read(), Read::Arena) && default.is_none() {
+            // One call per field, instantiated per field type rather than per struct.
+            let ty = field.ty;
+            let mode = params.mode();
+            if in_field_slot(params, field) {
+                let krate = &params.krate;
+                let element =
+                    quote_spanned!(field.original.span()=> #mode::element_in_slot::<#ty, _, _>);
+                // Filled once past its element: the error is never met.
+                take.push(quote! {
+                    let #var = match #krate::__private::FieldSlot::take(#var) {
+                        ::core::option::Option::Some(__value) => __value,
+                        ::core::option::Option::None => {
+                            return ::core::result::Result::Err(
+                                __serde::de::Error::invalid_length(#index, &#expecting),
+                            );
+                        }
+                    };
+                });
+                return quote! {
+                    let mut #var = #krate::__private::FieldSlot::<#ty>::new();
+                    #element(&mut __seq, __arena, &mut #var, #index, #expecting)?;
+                };
+            }
+            let element = quote_spanned!(field.original.span()=> #mode::element::<#ty, _, _>);
+            return quote! {
+                let #var = #element(&mut __seq, __arena, #index, #expecting)?;
+            };
+        }
         let seed = field_seed(params, field);
         let missing_error = quote! {
             return ::core::result::Result::Err(
-                __serde::de::Error::invalid_length(#index_in_seq, &#expecting),
+                __serde::de::Error::invalid_length(#index, &#expecting),
             )
         };
-        index_in_seq += 1;
-        let default = default_value(field, cattrs);
         // Read in its slot, and moved out of it only to build the value: with no default, a
         // missing element is an error there and then, so the slot is filled once past it.
         if in_field_slot(params, field) && default.is_none() {

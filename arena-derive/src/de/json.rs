@@ -4,9 +4,11 @@
 //!
 //! The entry of the field expected next (the one after the field just read: a serializer
 //! writes them in order) is recognized by comparing the input with it as a compact serializer
-//! writes it, `,"name":`, in two masked words (`arena_core::json::Fields`, built in a const
-//! from the fields' names). Any other key is read whole and matched as the field visitor
-//! matches it, the first field a name belongs to taking it. The path is written only for structs whose fields all read through
+//! writes it, `,"name":`, in two masked words (`arena_core::json::Fields`, whose words the
+//! derive packs from the fields' names: [`packed`]). Any other key is read whole and matched as
+//! the field visitor matches it, the first field a name belongs to taking it. Each field's
+//! value is read by one call (`JsonObject::read_field`), a function per field type that every
+//! struct shares. The path is written only for structs whose fields all read through
 //! `ArenaDeserialize`, and it refuses (`Refused`) every input it does not read as the serde
 //! path reads it: a duplicate field, an unknown field under `deny_unknown_fields`, a missing
 //! field without a default. The entry point then reads the input through serde_json and the
@@ -68,19 +70,20 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
             )
         })
         .collect();
-    // Each field's own name, as the one it is expected by; none where the name, or an alias
-    // of an earlier field, is taken by an earlier field, which the name then means.
+    // Each field's entry and key as the reader compares them (see `arena_core::json::Fields`),
+    // for its own name; none where the name, or an alias of an earlier field, is taken by an
+    // earlier field, which the name then means.
     let expected = own.iter().enumerate().map(|(n, &(_, field))| {
         let name = field.attrs.name.value.as_str();
         let first_owner = names
             .iter()
             .find(|&&(_, taken)| taken == name)
             .map(|&(m, _)| m);
-        if first_owner == Some(n) {
-            quote!(::core::option::Option::Some(#name))
-        } else {
-            quote!(::core::option::Option::None)
-        }
+        let owned = first_owner == Some(n);
+        let before: &[u8] = if n == 0 { b"\"" } else { b",\"" };
+        let entry = packed(owned, before, name.as_bytes(), b"\":");
+        let key = packed(owned, b"", name.as_bytes(), b"\"");
+        quote!([#entry, #key])
     });
     let count = own.len();
     let whole = names.iter().map(|&(n, name)| {
@@ -88,51 +91,38 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
         quote!(#name => #n,)
     });
 
-    let arms = own.iter().enumerate().map(|(n, &(i, field))| {
+    // Each field's arm is one call, instantiated once per field type (not per struct).
+    let arms = own.iter().enumerate().map(|(n, &(i, _))| {
         let var = field_i(i);
-        let ty = field.ty;
-        let name = &field.attrs.name;
         quote! {
-            #n => {
-                if ::core::option::Option::is_some(&#var) {
-                    return ::core::result::Result::Err(
-                        <#refused as __serde::de::Error>::duplicate_field(#name),
-                    );
-                }
-                #var = ::core::option::Option::Some(
-                    <#ty as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_json_in(
-                        __arena,
-                        #krate::__private::JsonObject::value(&mut __object),
-                    )?,
-                );
-                __expected = #n + 1;
-            }
+            #n => #krate::__private::JsonObject::read_field(&mut __object, __arena, &mut #var)?,
         }
     });
     let unknown = if cattrs.deny_unknown_fields {
         quote!(return ::core::result::Result::Err(#refused);)
     } else {
-        quote!(#krate::__private::JsonObject::skip_value(&mut __object)?;)
+        quote! {
+            #krate::__private::JsonObject::skip_value(&mut __object)?;
+            continue;
+        }
     };
 
     let extract = own.iter().map(|&(i, field)| {
         let var = field_i(i);
         let ty = field.ty;
-        let name = &field.attrs.name;
-        let missing = default_value(field, cattrs).unwrap_or_else(|| {
-            if refuses_missing(field) {
-                quote! {
-                    return ::core::result::Result::Err(
-                        <#refused as __serde::de::Error>::missing_field(#name),
-                    )
-                }
-            } else {
-                quote! {
+        match default_value(field, cattrs) {
+            Some(default) => read_or_missing(&var, &quote!(#var), &default),
+            None if refuses_missing(field) => quote! {
+                let #var = #krate::__private::JsonObject::required(#var)?;
+            },
+            None => {
+                let name = &field.attrs.name;
+                let missing = quote! {
                     #krate::__private::missing_field::<#ty, #arena, #refused>(__arena, #name)?
-                }
+                };
+                read_or_missing(&var, &quote!(#var), &missing)
             }
-        });
-        read_or_missing(&var, &quote!(#var), &missing)
+        }
     });
     let members = members(fields, cattrs);
     let let_default = let_default(cattrs, &params.this_ty);
@@ -144,13 +134,7 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
                 __arena: &#bump #arena,
                 __reader: &mut #krate::__private::JsonReader<'_>,
             ) -> ::core::result::Result<Self, #refused> {
-                #krate::__private::read_via_slot(|__slot| {
-                    <Self as #krate::ArenaDeserialize<#bump, #arena>>::__deserialize_json_into(
-                        __arena,
-                        __reader,
-                        __slot,
-                    )
-                })
+                #krate::__private::json_via_slot(__arena, __reader)
             }
 
             #[allow(unreachable_patterns)]
@@ -190,6 +174,7 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
                             #unknown
                         }
                     }
+                    __expected = __field + 1;
                 }
                 #let_default
                 #(#extract)*
@@ -198,4 +183,25 @@ pub fn direct(params: &Params, cont: &Container) -> Option<TokenStream> {
             }
         }
     })
+}
+
+/// `before`, `name` and `after` in a row as `arena_core::json::Fields::new` takes them: a byte
+/// string of 16, padded with zeros, and the length. The length is 0 (compared with nothing)
+/// where the name is not `owned`, where the bytes are more than 16, or where JSON does not write
+/// `name` as its own bytes (a quote, a backslash or a control character in it): only a name
+/// with no escape is, and the quote after it then ends the string there.
+fn packed(owned: bool, before: &[u8], name: &[u8], after: &[u8]) -> TokenStream {
+    let bytes = [before, name, after].concat();
+    let escaped = name.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20);
+    let len = if !owned || escaped || bytes.len() > 16 {
+        0
+    } else {
+        bytes.len()
+    };
+    let mut padded = [0u8; 16];
+    padded[..len].copy_from_slice(&bytes[..len]);
+    let (lo, hi) = padded.split_at(8);
+    let lo = Literal::u64_unsuffixed(u64::from_le_bytes(lo.try_into().unwrap_or_default()));
+    let hi = Literal::u64_unsuffixed(u64::from_le_bytes(hi.try_into().unwrap_or_default()));
+    quote!((#lo, #hi, #len))
 }

@@ -2,12 +2,14 @@
 //! only with a flattened field (see `flatten`).
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::flatten::{self, has_flatten, is_flattened};
 use super::identifier::{self, Unknown};
 use super::{
-    Form, field_i, field_seed, in_field_slot, let_default, missing_in_map, visit_seq, visitor_with,
+    Form, field_i, field_seed, in_field_slot, let_default, missing_in_map, refuses_missing,
+    visit_seq, visitor_with,
 };
 use crate::ast::{Field, Read, deserialized_fields};
 use crate::attr;
@@ -216,9 +218,22 @@ fn visit_map_body(
             quote!(let mut #var: ::core::option::Option<#ty> = ::core::option::Option::None;)
         }
     });
+    let mode = params.mode();
     let arms = own.iter().map(|&(i, field)| {
         let var = field_i(i);
         let name = &field.attrs.name;
+        if matches!(field.read(), Read::Arena) {
+            // One call per field, instantiated per field type rather than per struct.
+            let ty = field.ty;
+            let value = if in_field_slot(params, field) {
+                quote_spanned!(field.original.span()=> #mode::value_in_slot::<#ty, _, _>)
+            } else {
+                quote_spanned!(field.original.span()=> #mode::value::<#ty, _, _>)
+            };
+            return quote! {
+                __Field::#var => #value(&mut __map, __arena, &mut #var, #name)?,
+            };
+        }
         let seed = field_seed(params, field);
         let (is_read, read) = if in_field_slot(params, field) {
             (
@@ -254,52 +269,22 @@ fn visit_map_body(
     let ignored_arm = if flatten {
         Some(flatten::collect_arm(params))
     } else {
-        let krate = &params.krate;
-        // serde's buffer read an unknown field's value whole, so reading as from it does too.
-        let ignored = if params.content {
-            quote!(#krate::__private::IgnoredContent)
-        } else if params.mode_param {
-            quote!(<__M as #krate::__private::ReadMode>::Ignored)
-        } else {
-            quote!(__serde::de::IgnoredAny)
-        };
+        // serde's buffer read an unknown field's value whole, so reading as from it does too
+        // (the `Content` mode's `skip_value`).
         (!cattrs.deny_unknown_fields).then(|| {
             quote! {
-                _ => {
-                    let _ = __serde::de::MapAccess::next_value::<#ignored>(&mut __map)?;
-                }
+                _ => #mode::skip_value(&mut __map)?,
             }
         })
     };
     let next_key = if flatten {
         let krate = &params.krate;
         flatten::next_key(&quote!(#krate::__private::no_flat_field))
-    } else if params.content {
-        let krate = &params.krate;
-        quote! {
-            __serde::de::MapAccess::next_key_seed(
-                &mut __map,
-                #krate::__private::IdentifierSeed(::core::marker::PhantomData::<__Field>),
-            )?
-        }
-    } else if params.mode_param {
-        let krate = &params.krate;
-        quote! {
-            __serde::de::MapAccess::next_key_seed(
-                &mut __map,
-                <__M as #krate::__private::ReadMode>::key::<__Field>(),
-            )?
-        }
     } else {
-        // What serde's `MapAccess::next_key` does, spelled out: through the wrapper, formats
-        // whose `next_key_seed` is large (sonic-rs's) leave the wrapper out of line, a call
-        // per key.
-        quote! {
-            __serde::de::MapAccess::next_key_seed(
-                &mut __map,
-                ::core::marker::PhantomData::<__Field>,
-            )?
-        }
+        // What serde's `MapAccess::next_key` does, spelled out in the mode's `next_key`:
+        // through serde's wrapper, formats whose `next_key_seed` is large (sonic-rs's) leave
+        // the wrapper out of line, a call per key.
+        quote!(#mode::next_key::<__Field, _>(&mut __map)?)
     };
     let arms: Vec<TokenStream> = arms.collect();
     let match_keys = if cattrs.deny_unknown_fields && deserialized.is_empty() {
@@ -321,13 +306,19 @@ fn visit_map_body(
     };
     let extract = own.iter().map(|&(i, field)| {
         let var = field_i(i);
-        let missing =
-            super::default_value(field, cattrs).unwrap_or_else(|| missing_in_map(params, field));
         let value = if in_field_slot(params, field) {
             quote!(#krate::__private::FieldSlot::take(#var))
         } else {
             quote!(#var)
         };
+        let default = super::default_value(field, cattrs);
+        if default.is_none() && refuses_missing(field) {
+            let name = &field.attrs.name;
+            return quote! {
+                let #var = #krate::__private::required::<_, __A::Error>(#value, #name)?;
+            };
+        }
+        let missing = default.unwrap_or_else(|| missing_in_map(params, field));
         super::read_or_missing(&var, &value, &missing)
     });
     let members = super::members(fields, cattrs);
