@@ -37,20 +37,6 @@ pub use internally_tagged::deserialize_internally_tagged;
 pub use read_mode::{Content, Direct, ReadMode};
 pub use unit_variant::{InternallyTaggedUnitVisitor, UntaggedUnitVisitor};
 
-/// The value read for a field that has no default and refuses to be missing (see
-/// [`missing_field`]), or serde's `missing_field(name)` error where the map had no entry for it.
-///
-/// # Errors
-///
-/// `E::missing_field(name)` where `field` is `None`.
-#[inline(always)]
-pub fn required<T, E: Error>(field: Option<T>, name: &'static str) -> Result<T, E> {
-    match field {
-        Some(value) => Ok(value),
-        None => Err(E::missing_field(name)),
-    }
-}
-
 /// The value of a field missing from a map: `None` for an `Option`, serde's `missing_field`
 /// error for anything else, exactly as serde_derive decides.
 ///

@@ -163,7 +163,7 @@ pub mod __private {
         InternallyTaggedUnitVisitor, ReadMode, UntaggedUnitVisitor, deserialize_internally_tagged,
         finish_adjacent, flat_deny_unknown_fields, flat_key_bytes, flat_key_str, from_utf8_lossy,
         missing_field, missing_field_serde, next_adjacent_key, no_flat_field, replay_content,
-        required, with_buffer,
+        with_buffer,
     };
     #[cfg(feature = "json")]
     pub use crate::json::{

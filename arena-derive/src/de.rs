@@ -763,36 +763,12 @@ fn visit_seq_body(
         let index = index_in_seq;
         index_in_seq += 1;
         let default = default_value(field, cattrs);
-        if matches!(field.read(), Read::Arena) && default.is_none() {
-            // One call per field, instantiated per field type rather than per struct.
-            let ty = field.ty;
-            let mode = params.mode();
-            if in_field_slot(params, field) {
-                let krate = &params.krate;
-                let element =
-                    quote_spanned!(field.original.span()=> #mode::element_in_slot::<#ty, _, _>);
-                // Filled once past its element: the error is never met.
-                take.push(quote! {
-                    let #var = match #krate::__private::FieldSlot::take(#var) {
-                        ::core::option::Option::Some(__value) => __value,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                __serde::de::Error::invalid_length(#index, &#expecting),
-                            );
-                        }
-                    };
-                });
-                return quote! {
-                    let mut #var = #krate::__private::FieldSlot::<#ty>::new();
-                    #element(&mut __seq, __arena, &mut #var, #index, #expecting)?;
-                };
-            }
-            let element = quote_spanned!(field.original.span()=> #mode::element::<#ty, _, _>);
-            return quote! {
-                let #var = #element(&mut __seq, __arena, #index, #expecting)?;
-            };
-        }
-        let seed = field_seed(params, field);
+        // Through the mode's `next_element` where the field reads through `ArenaDeserialize`:
+        // a call per field, shared by every struct with a field of the type.
+        let arena_read = matches!(field.read(), Read::Arena);
+        let mode = params.mode();
+        let ty = field.ty;
+        let seed = (!arena_read).then(|| field_seed(params, field));
         let missing_error = quote! {
             return ::core::result::Result::Err(
                 __serde::de::Error::invalid_length(#index, &#expecting),
@@ -802,7 +778,6 @@ fn visit_seq_body(
         // missing element is an error there and then, so the slot is filled once past it.
         if in_field_slot(params, field) && default.is_none() {
             let krate = &params.krate;
-            let ty = field.ty;
             let error = &missing_error;
             take.push(quote! {
                 let #var = match #krate::__private::FieldSlot::take(#var) {
@@ -810,21 +785,33 @@ fn visit_seq_body(
                     ::core::option::Option::None => #error,
                 };
             });
+            let next = if arena_read {
+                let next = quote_spanned!(field.original.span()=> #mode::next_element_in_slot::<#ty, _, _>);
+                quote!(#next(&mut __seq, __arena, &mut #var))
+            } else {
+                quote! {
+                    __serde::de::SeqAccess::next_element_seed(
+                        &mut __seq,
+                        #krate::__private::FieldSlot::seed(&mut #var, #seed),
+                    )
+                }
+            };
             return quote! {
                 let mut #var = #krate::__private::FieldSlot::<#ty>::new();
-                if __serde::de::SeqAccess::next_element_seed(
-                    &mut __seq,
-                    #krate::__private::FieldSlot::seed(&mut #var, #seed),
-                )?
-                .is_none()
-                {
+                if #next?.is_none() {
                     #error;
                 }
             };
         }
         let missing = default.unwrap_or(missing_error);
+        let next = if arena_read {
+            let next = quote_spanned!(field.original.span()=> #mode::next_element::<#ty, _, _>);
+            quote!(#next(&mut __seq, __arena))
+        } else {
+            quote!(__serde::de::SeqAccess::next_element_seed(&mut __seq, #seed))
+        };
         quote! {
-            let #var = match __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)? {
+            let #var = match #next? {
                 ::core::option::Option::Some(__value) => __value,
                 ::core::option::Option::None => #missing,
             };

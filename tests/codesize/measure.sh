@@ -23,6 +23,9 @@
 #    incremental cache (a touched file with the cache would reuse every query: the crate's
 #    compile is what is timed). Wall time is only as quiet as the machine; CPU time is steadier
 #    when other work runs beside it.
+# 7. If valgrind is installed, the instructions rustc executes checking each types binary's
+#    crate (`cargo check`, and with `json`), counted by callgrind: the same on a busy machine as
+#    on a quiet one, so a change to the derive is measured there to a fraction of a percent.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,6 +78,27 @@ median() { # the median of its arguments
     printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# check_instructions BIN [FEATURE]: the instructions of rustc checking BIN's crate alone, its
+# dependencies checked (rustc run as cargo runs it, under callgrind).
+check_instructions() {
+    local bin=$1 features=() cmd out
+    [[ -n ${2-} ]] && features=(--features "$2")
+    touch "src/bin/$bin.rs"
+    cmd=$(CARGO_INCREMENTAL=0 cargo check --locked -v "${features[@]}" --bin "$bin" 2>&1 |
+        sed -n "s/^ *Running \`\(.*--crate-name $bin .*\)\`\$/\1/p")
+    if [[ -z $cmd ]]; then
+        echo "$bin: no rustc command from cargo check -v" >&2
+        exit 1
+    fi
+    out=$(mktemp -d)
+    # The command as cargo ran it, its output in a directory of its own (its messages are
+    # rendered for a terminal rather than as cargo's JSON).
+    cmd=$(sed -e 's/--error-format=json --json=[^ ]*//' -e "s#--out-dir [^ ]*#--out-dir $out#" <<<"$cmd")
+    valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out/callgrind.%p" \
+        bash -c "$cmd" 2>&1 | awk '/Collected/ { n = $4 } END { print n }'
+    rm -rf "$out"
+}
+
 # compile_time MODE BIN: one rebuild of BIN's crate alone, "WALL CPU" in seconds.
 compile_time() {
     local mode=$1 bin=$2 times
@@ -111,6 +135,14 @@ if [[ -x /usr/bin/time ]]; then
                 cpu[$mode.$bin]+=" $c"
             done
         done
+    done
+fi
+
+declare -A instructions
+if command -v valgrind >/dev/null; then
+    for bin in serde_types arena_types; do
+        instructions[check.$bin]=$(check_instructions "$bin")
+        instructions[check-json.$bin]=$(check_instructions "$bin" json)
     done
 fi
 
@@ -161,5 +193,16 @@ if [[ -n ${wall[release.serde_types]-} ]]; then
     echo "(compile: each types binary's crate alone, the median of $rounds interleaved rounds)"
 else
     echo "compile time: skipped (no /usr/bin/time)"
+fi
+if [[ -n ${instructions[check.serde_types]-} ]]; then
+    for mode in check check-json; do
+        si=${instructions[$mode.serde_types]}
+        ai=${instructions[$mode.arena_types]}
+        printf '%-33s%12s   %12s (%s)\n' "compile, $mode: rustc Ginstr" \
+            "$(awk -v n="$si" 'BEGIN { printf "%.3f", n / 1e9 }')" \
+            "$(awk -v n="$ai" 'BEGIN { printf "%.3f", n / 1e9 }')" "$(pct "$si" "$ai")"
+    done
+else
+    echo "rustc instructions: skipped (no valgrind)"
 fi
 echo "(IR: serde_derive ${ir[serde_types]}, ArenaDeserialize ${ir[arena_types]})"

@@ -8,8 +8,7 @@ use syn::spanned::Spanned;
 use super::flatten::{self, has_flatten, is_flattened};
 use super::identifier::{self, Unknown};
 use super::{
-    Form, field_i, field_seed, in_field_slot, let_default, missing_in_map, refuses_missing,
-    visit_seq, visitor_with,
+    Form, field_i, field_seed, in_field_slot, let_default, missing_in_map, visit_seq, visitor_with,
 };
 use crate::ast::{Field, Read, deserialized_fields};
 use crate::attr;
@@ -222,37 +221,35 @@ fn visit_map_body(
     let arms = own.iter().map(|&(i, field)| {
         let var = field_i(i);
         let name = &field.attrs.name;
-        if matches!(field.read(), Read::Arena) {
-            // One call per field, instantiated per field type rather than per struct.
-            let ty = field.ty;
-            let value = if in_field_slot(params, field) {
-                quote_spanned!(field.original.span()=> #mode::value_in_slot::<#ty, _, _>)
-            } else {
-                quote_spanned!(field.original.span()=> #mode::value::<#ty, _, _>)
-            };
-            return quote! {
-                __Field::#var => #value(&mut __map, __arena, &mut #var, #name)?,
-            };
-        }
-        let seed = field_seed(params, field);
+        // Through the mode's `next_value` where the field reads through `ArenaDeserialize`:
+        // a call per field, shared by every struct with a field of the type.
+        let arena_read = matches!(field.read(), Read::Arena);
+        let ty = field.ty;
+        let seed = (!arena_read).then(|| field_seed(params, field));
         let (is_read, read) = if in_field_slot(params, field) {
-            (
-                quote!(#krate::__private::FieldSlot::is_filled(&#var)),
+            let read = if arena_read {
+                let next =
+                    quote_spanned!(field.original.span()=> #mode::next_value_in_slot::<#ty, _, _>);
+                quote!(#next(&mut __map, __arena, &mut #var)?;)
+            } else {
                 quote! {
                     __serde::de::MapAccess::next_value_seed(
                         &mut __map,
                         #krate::__private::FieldSlot::seed(&mut #var, #seed),
                     )?;
-                },
-            )
+                }
+            };
+            (quote!(#krate::__private::FieldSlot::is_filled(&#var)), read)
         } else {
+            let value = if arena_read {
+                let next = quote_spanned!(field.original.span()=> #mode::next_value::<#ty, _, _>);
+                quote!(#next(&mut __map, __arena)?)
+            } else {
+                quote!(__serde::de::MapAccess::next_value_seed(&mut __map, #seed)?)
+            };
             (
                 quote!(::core::option::Option::is_some(&#var)),
-                quote! {
-                    #var = ::core::option::Option::Some(
-                        __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?,
-                    );
-                },
+                quote!(#var = ::core::option::Option::Some(#value);),
             )
         };
         quote! {
@@ -273,7 +270,9 @@ fn visit_map_body(
         // (the `Content` mode's `skip_value`).
         (!cattrs.deny_unknown_fields).then(|| {
             quote! {
-                _ => #mode::skip_value(&mut __map)?,
+                _ => {
+                    let _ = #mode::skip_value(&mut __map)?;
+                }
             }
         })
     };
@@ -281,10 +280,15 @@ fn visit_map_body(
         let krate = &params.krate;
         flatten::next_key(&quote!(#krate::__private::no_flat_field))
     } else {
-        // What serde's `MapAccess::next_key` does, spelled out in the mode's `next_key`:
-        // through serde's wrapper, formats whose `next_key_seed` is large (sonic-rs's) leave
-        // the wrapper out of line, a call per key.
-        quote!(#mode::next_key::<__Field, _>(&mut __map)?)
+        // What serde's `MapAccess::next_key` does, spelled out: through a wrapper, even one
+        // always inlined, LLVM leaves a large `next_key_seed` (sonic-rs's, cbor4ii's) out of
+        // line, a call per key (CBOR's city took 5% more instructions).
+        quote! {
+            __serde::de::MapAccess::next_key_seed(
+                &mut __map,
+                #mode::key::<__Field>(),
+            )?
+        }
     };
     let arms: Vec<TokenStream> = arms.collect();
     let match_keys = if cattrs.deny_unknown_fields && deserialized.is_empty() {
@@ -311,14 +315,8 @@ fn visit_map_body(
         } else {
             quote!(#var)
         };
-        let default = super::default_value(field, cattrs);
-        if default.is_none() && refuses_missing(field) {
-            let name = &field.attrs.name;
-            return quote! {
-                let #var = #krate::__private::required::<_, __A::Error>(#value, #name)?;
-            };
-        }
-        let missing = default.unwrap_or_else(|| missing_in_map(params, field));
+        let missing =
+            super::default_value(field, cattrs).unwrap_or_else(|| missing_in_map(params, field));
         super::read_or_missing(&var, &value, &missing)
     });
     let members = super::members(fields, cattrs);
