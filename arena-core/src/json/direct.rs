@@ -220,8 +220,8 @@ impl<'a, 'de> Object<'a, 'de> {
 /// the order of the fields. Not public API.
 ///
 /// The derive writes each field's bytes (see [`new`](Self::new)) rather than its name: packing
-/// names into words in a `const fn` is work for the compiler's const evaluator, byte by byte,
-/// which cost about 4 ms of the user's build per struct.
+/// names into words in a `const fn` is work for the compiler's const evaluator, byte by byte:
+/// about 4 ms of the user's build per struct.
 #[derive(Clone, Copy, Debug)]
 pub struct Fields<const N: usize> {
     /// Each field's entry as a compact serializer writes it: `"name":` for the first field,

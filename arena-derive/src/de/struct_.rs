@@ -280,9 +280,9 @@ fn visit_map_body(
         let krate = &params.krate;
         flatten::next_key(&quote!(#krate::__private::no_flat_field))
     } else {
-        // What serde's `MapAccess::next_key` does, spelled out: through a wrapper, even one
-        // always inlined, LLVM leaves a large `next_key_seed` (sonic-rs's, cbor4ii's) out of
-        // line, a call per key (CBOR's city took 5% more instructions).
+        // What serde's `MapAccess::next_key` does, spelled out: through serde's wrapper,
+        // formats whose `next_key_seed` is large (sonic-rs's) leave the wrapper out of line, a
+        // call per key.
         quote! {
             __serde::de::MapAccess::next_key_seed(
                 &mut __map,
