@@ -31,7 +31,7 @@ pub use buffer::{Buffer, with_buffer};
 pub use content::{BufferedSeed, ContentSeed, EnumRules};
 pub use flatten::{
     FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext, flat_deny_unknown_fields,
-    flat_key_bytes, flat_key_str, no_flat_field,
+    flat_field_in, flat_key_bytes, flat_key_str, no_flat_field,
 };
 pub use internally_tagged::deserialize_internally_tagged;
 pub use read_mode::{Content, Direct, ReadMode};

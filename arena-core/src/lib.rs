@@ -161,9 +161,9 @@ pub mod __private {
         AdjacentKey, AdjacentVariantSeed, Buffer, BufferedSeed, Content, ContentSeed, Direct,
         EnumRules, FlatCollector, FlatDriver, FlatEntry, FlatMapDeserializer, FlatNext,
         InternallyTaggedUnitVisitor, ReadMode, UntaggedUnitVisitor, deserialize_internally_tagged,
-        finish_adjacent, flat_deny_unknown_fields, flat_key_bytes, flat_key_str, from_utf8_lossy,
-        missing_field, missing_field_serde, next_adjacent_key, no_flat_field, replay_content,
-        with_buffer,
+        finish_adjacent, flat_deny_unknown_fields, flat_field_in, flat_key_bytes, flat_key_str,
+        from_utf8_lossy, missing_field, missing_field_serde, next_adjacent_key, no_flat_field,
+        replay_content, with_buffer,
     };
     #[cfg(feature = "json")]
     pub use crate::json::{

@@ -61,7 +61,7 @@ pub fn expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             &body,
         )
     });
-    let flat_fields = flat_fields(&cont);
+    let flat_fields = flat_fields(&params.krate, &cont);
     let json = json::direct(&params, &cont);
     let (no_drop_items, no_drop_inline) = no_drop::assertions(&cont);
     let field_checks = field_check::checks(&params, &cont);
@@ -259,8 +259,8 @@ fn content_body(params: &Params, cont: &Container) -> Option<TokenStream> {
 /// `const __FLAT_BY_NAME` and `fn __flat_field`, for a struct with named fields and none
 /// flattened, read as itself: flattened into another struct, it takes the entries named in its
 /// `FIELDS` (aliases included), as serde's flattened deserializer hands them to it, and tells
-/// them apart by a `match` on the names.
-fn flat_fields(cont: &Container) -> Option<TokenStream> {
+/// them apart by the names (`arena_core`'s `flat_field_in`, shared by every struct).
+fn flat_fields(krate: &TokenStream, cont: &Container) -> Option<TokenStream> {
     if cont.attrs.conversion.is_some() || cont.attrs.transparent.is_some() {
         return None;
     }
@@ -273,19 +273,12 @@ fn flat_fields(cont: &Container) -> Option<TokenStream> {
     let names: Vec<&String> = deserialized_fields(fields)
         .flat_map(|(_, field)| field.attrs.aliases.iter())
         .collect();
-    let patterns = names
-        .iter()
-        .map(|name| proc_macro2::Literal::byte_string(name.as_bytes()));
     Some(quote! {
         const __FLAT_BY_NAME: bool = true;
 
         #[inline]
-        #[allow(unreachable_patterns)]
         fn __flat_field(__key: &[u8]) -> ::core::option::Option<&'static str> {
-            match __key {
-                #(#patterns => ::core::option::Option::Some(#names),)*
-                _ => ::core::option::Option::None,
-            }
+            #krate::__private::flat_field_in(&[#(#names),*], __key)
         }
     })
 }

@@ -653,6 +653,17 @@ where
     }
 }
 
+/// The first of `names` (a struct's fields' names, aliases included, in the order of its
+/// fields) that `key` is: how a derived struct read flattened tells its entries apart
+/// ([`ArenaDeserialize::__flat_field`]), as its field visitor's `match` would. A function that
+/// every struct shares, rather than a `match` on the names in each, which cost the user's
+/// build more to check. Not public API.
+#[must_use]
+#[inline]
+pub fn flat_field_in(names: &'static [&'static str], key: &[u8]) -> Option<&'static str> {
+    names.iter().copied().find(|name| name.as_bytes() == key)
+}
+
 /// No name: what a key is to a type that reads no flattened entries by name, and to a struct
 /// that hands no key to a flattened struct ([`ArenaDeserialize::__flat_field`]). Not public
 /// API.
