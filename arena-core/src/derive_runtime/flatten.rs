@@ -510,6 +510,19 @@ mod tests {
             "no variant of enum Pick found in flattened data"
         );
     }
+
+    #[test]
+    fn a_flattened_struct_names_a_key_by_the_first_of_its_names_that_the_key_is() {
+        // A field's own name, then an alias that an earlier field's name takes already.
+        let names: &'static [&'static str] = &["id", "ident", "label", "id", ""];
+        assert_eq!(flat_field_in(names, b"id"), Some("id"));
+        assert_eq!(flat_field_in(names, b"ident"), Some("ident"));
+        assert_eq!(flat_field_in(names, b"label"), Some("label"));
+        assert_eq!(flat_field_in(names, b""), Some(""));
+        assert_eq!(flat_field_in(names, b"i"), None);
+        assert_eq!(flat_field_in(names, b"labels"), None);
+        assert_eq!(flat_field_in(&[], b"id"), None);
+    }
 }
 
 /// What the key reader of a [`FlatDriver`] found: the end of the map, one of the struct's own

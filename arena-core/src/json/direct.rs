@@ -380,3 +380,45 @@ impl<'a, 'de> Array<'a, 'de> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mask_covers_the_first_bytes_of_a_word() {
+        assert_eq!(mask(0), 0);
+        assert_eq!(mask(1), 0xff);
+        assert_eq!(mask(3), 0x00ff_ffff);
+        assert_eq!(mask(7), 0x00ff_ffff_ffff_ffff);
+        assert_eq!(mask(8), u64::MAX);
+        assert_eq!(mask(16), u64::MAX);
+    }
+
+    #[test]
+    fn a_key_compares_its_first_bytes_and_a_length_of_0_matches_nothing() {
+        // `,"name":` (8 bytes) and `,"a_longer":` (12), as the derive packs them, with bytes
+        // past the length that the key must ignore.
+        let word = |bytes: &[u8]| {
+            let mut padded = [0; 8];
+            padded[..bytes.len()].copy_from_slice(bytes);
+            u64::from_le_bytes(padded)
+        };
+        let short = Key::new((word(b",\"name\":"), word(b"junk"), 8));
+        assert_eq!(
+            (short.words, short.masks, short.len),
+            ([word(b",\"name\":"), 0], [u64::MAX, 0], 8)
+        );
+        let long = Key::new((word(b",\"a_long"), word(b"er\":junk"), 12));
+        assert_eq!(long.words, [word(b",\"a_long"), word(b"er\":")]);
+        assert_eq!(long.masks, [u64::MAX, 0xffff_ffff]);
+        let none = Key::new((word(b",\"name\":"), 0, 0));
+        assert_eq!(
+            (none.words, none.masks, none.len),
+            (Key::NONE.words, Key::NONE.masks, 0)
+        );
+        // A word's byte is at most 0xff: NONE's first word, 0x100 under the mask 0xff, is never
+        // an input's.
+        assert_ne!(Key::NONE.words[0] & Key::NONE.masks[0], Key::NONE.words[0]);
+    }
+}
